@@ -1,0 +1,82 @@
+// The capability description every Mux device fills in. The OpenCL layer
+// answers clGetDeviceInfo from this and nothing else.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mux {
+
+enum class DeviceType { CPU, GPU, Accelerator, Custom };
+
+/// Floating-point capabilities, mirroring cl_device_fp_config bits.
+struct FpConfig {
+  bool denorms = false;
+  bool infNan = false;
+  bool roundToNearest = false;
+  bool roundToZero = false;
+  bool roundToInf = false;
+  bool fma = false;
+  bool correctlyRoundedDivideSqrt = false;
+  bool softFloat = false;
+};
+
+struct DeviceInfo {
+  // Identity.
+  std::string name;
+  std::string vendor;
+  uint32_t vendorId = 0;
+  std::string driverVersion;  ///< e.g. "0.1.0"
+  std::string targetName;     ///< the Mux target this device belongs to
+  DeviceType type = DeviceType::CPU;
+  std::array<uint8_t, 16> uuid{};  ///< stable identity (cl_khr_device_uuid)
+
+  // Execution resources.
+  uint32_t computeUnits = 1;
+  uint32_t maxClockMHz = 0;
+  uint32_t maxWorkItemDimensions = 3;
+  std::array<size_t, 3> maxWorkItemSizes{1, 1, 1};
+  size_t maxWorkGroupSize = 1;
+  std::vector<uint32_t> subGroupSizes;  ///< supported sub-group sizes
+  uint32_t maxNumSubGroups = 0;
+  bool subGroupIndependentForwardProgress = false;
+
+  // Memory.
+  uint32_t addressBits = 64;
+  bool littleEndian = true;
+  uint64_t globalMemSize = 0;
+  uint64_t maxMemAllocSize = 0;
+  uint64_t globalMemCacheSize = 0;
+  uint32_t globalMemCachelineSize = 0;
+  bool globalMemCacheReadWrite = true;
+  uint64_t localMemSize = 0;
+  bool localMemDedicated = false;  ///< false: local memory lives in global memory
+  uint64_t maxConstantBufferSize = 0;
+  uint32_t maxConstantArgs = 8;
+  size_t maxParameterSize = 1024;
+  uint32_t memBaseAddrAlign = 128;  ///< bytes (OpenCL reports bits)
+  bool hostUnifiedMemory = false;
+  size_t printfBufferSize = 1 << 20;
+
+  // Arithmetic.
+  FpConfig singleFp;
+  FpConfig doubleFp;  ///< all false when fp64 is unsupported
+  FpConfig halfFp;    ///< all false when fp16 is unsupported
+  bool fp64 = false;
+  bool fp16 = false;
+  bool int64 = true;
+  bool atomics64 = false;  ///< 64-bit integer atomics
+  /// Preferred/native vector widths: char, short, int, long, float, double, half.
+  std::array<uint32_t, 7> preferredVectorWidth{1, 1, 1, 1, 1, 0, 0};
+  std::array<uint32_t, 7> nativeVectorWidth{1, 1, 1, 1, 1, 0, 0};
+
+  // Timing.
+  uint64_t profilingTimerResolutionNs = 1;
+
+  /// Extension names (cl_khr_*, ...) the device supports.
+  std::vector<std::string> extensions;
+};
+
+} // namespace mux

@@ -1,0 +1,37 @@
+// Loaded target binaries and the kernels in them.
+#pragma once
+
+#include "mux/status.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace mux {
+
+/// A kernel ready to be recorded into a command buffer with ndrange().
+class Kernel {
+public:
+  virtual ~Kernel() = default;
+  virtual const std::string &name() const = 0;
+  /// Largest work-group this kernel can run with on its device.
+  virtual size_t maxWorkGroupSize() const = 0;
+  /// Local sizes work best as multiples of this.
+  virtual size_t preferredWorkGroupSizeMultiple() const = 0;
+  /// Sub-group size used for a work-group of `localSize` work-items.
+  virtual uint32_t subGroupSize(size_t localSize) const = 0;
+  /// Bytes of __local memory the kernel declares statically.
+  virtual uint64_t localMemSize() const = 0;
+  /// Bytes of private memory (stack) per work-item.
+  virtual uint64_t privateMemSize() const = 0;
+};
+
+/// A target binary loaded onto a device.
+class Executable {
+public:
+  virtual ~Executable() = default;
+  virtual llvm::Expected<std::unique_ptr<Kernel>> createKernel(std::string_view name) = 0;
+};
+
+} // namespace mux

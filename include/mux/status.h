@@ -1,0 +1,49 @@
+// Result codes of the Mux HAL and their llvm::Error carrier.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <system_error>
+
+namespace mux {
+
+/// What a HAL verb or a dispatched command buffer ended with.
+enum class Status {
+  Success = 0,
+  OutOfMemory,        ///< device or host allocation failed
+  OutOfResources,     ///< e.g. too many threads, queue full
+  InvalidArgument,    ///< caller broke a documented precondition
+  Unsupported,        ///< the target cannot do this (feature missing)
+  Timeout,            ///< a timed wait ran out
+  KernelFault,        ///< a kernel faulted (bad access, trap, integer /0)
+  DeviceLost,         ///< the device cannot continue
+  Failure,            ///< anything else
+};
+
+const char *statusName(Status status);
+
+/// An llvm::Error that carries a Status, so callers can map it to an API code.
+class StatusError : public llvm::ErrorInfo<StatusError> {
+public:
+  static char ID;
+  StatusError(Status status, std::string message)
+      : status_(status), message_(std::move(message)) {}
+  Status status() const { return status_; }
+  const std::string &message() const { return message_; }
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  Status status_;
+  std::string message_;
+};
+
+inline llvm::Error makeError(Status status, std::string message = {}) {
+  return llvm::make_error<StatusError>(status, std::move(message));
+}
+
+/// Consumes `error` and returns its Status (Failure for foreign errors).
+Status takeStatus(llvm::Error error);
+
+} // namespace mux

@@ -1,0 +1,46 @@
+// An OpenCL context: a set of devices, its properties and callbacks.
+#pragma once
+
+#include "object.h"
+
+#include <functional>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace polymux::cl {
+
+class Device;
+
+class Context final : public Object<_cl_context, ObjectKind::Context> {
+public:
+  using NotifyFn = void(CL_CALLBACK *)(const char *errinfo, const void *privateInfo, size_t cb, void *userData);
+
+  Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties, NotifyFn notify,
+          void *userData);
+  static Context *fromHandle(cl_context handle) { return Object::fromHandle<Context>(handle); }
+
+  std::span<Device *const> devices() const { return devices_; }
+  bool hasDevice(const Device *device) const;
+  /// The properties as given (zero-terminated), or empty.
+  std::span<const cl_context_properties> properties() const { return properties_; }
+
+  /// Reports an asynchronous error to the application's pfn_notify, if any.
+  void notify(const std::string &message) const;
+
+  void addDestructorCallback(void(CL_CALLBACK *fn)(cl_context, void *), void *userData);
+
+protected:
+  void destroy() override;
+
+private:
+  std::vector<Device *> devices_;
+  std::vector<cl_context_properties> properties_;
+  NotifyFn notify_;
+  void *notifyUserData_;
+  std::mutex mutex_;
+  std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> destructorCallbacks_;
+};
+
+} // namespace polymux::cl
