@@ -30,7 +30,8 @@ public:
   StatusError(Status status, std::string message)
       : status_(status), message_(std::move(message)) {}
   Status status() const { return status_; }
-  const std::string &message() const { return message_; }
+  /// The detail text alone (log() prefixes the status name).
+  std::string message() const override { return message_; }
   void log(llvm::raw_ostream &os) const override;
   std::error_code convertToErrorCode() const override;
 
