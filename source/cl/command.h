@@ -16,12 +16,50 @@ namespace polymux::cl {
 struct Command {
   cl_command_type type = 0;
   /// Records the command's work. May record nothing (markers, barriers).
+  /// Called inside CommandQueue::enqueue(), so it may capture pointers to the
+  /// enqueue's arguments; an error fails the enqueue with its cl code.
   std::function<llvm::Error(mux::CommandBuffer &)> record;
   /// Runs on the host once the command has completed successfully, before
   /// its event is set to CL_COMPLETE (e.g. the copy-back of a map).
   std::function<void()> onComplete;
   /// Objects (buffers, kernels, ...) retained until the command completes.
   std::vector<Ref<ObjectBase>> keepAlive;
+  /// Markers and barriers with an empty wait list: the command also waits for
+  /// every command enqueued before it (only changes out-of-order queues).
+  bool waitsForAllPrevious = false;
+  /// Barriers: commands enqueued after it wait for it (out-of-order queues).
+  bool blocksLaterCommands = false;
 };
+
+/// The OpenCL error code for a mux failure, used both as the return value of
+/// an entry point and as the negative execution status of a failed command.
+/// A kernel that faults (mux::Status::KernelFault) ends with CL_OUT_OF_RESOURCES,
+/// the code other drivers report for invalid accesses in kernels.
+inline cl_int clErrorFromStatus(mux::Status status) {
+  switch (status) {
+  case mux::Status::Success:
+    return CL_SUCCESS;
+  case mux::Status::InvalidArgument:
+    return CL_INVALID_VALUE;
+  case mux::Status::Unsupported:
+    return CL_INVALID_OPERATION;
+  case mux::Status::DeviceLost:
+    return CL_DEVICE_NOT_AVAILABLE;
+  case mux::Status::OutOfMemory:
+  case mux::Status::OutOfResources:
+  case mux::Status::Timeout:
+  case mux::Status::KernelFault:
+  case mux::Status::Failure:
+    return CL_OUT_OF_RESOURCES;
+  }
+  return CL_OUT_OF_RESOURCES;
+}
+
+/// Consumes `error` (success gives CL_SUCCESS).
+inline cl_int clErrorFromError(llvm::Error error) {
+  if (!error)
+    return CL_SUCCESS;
+  return clErrorFromStatus(mux::takeStatus(std::move(error)));
+}
 
 } // namespace polymux::cl

@@ -6,6 +6,10 @@
 #include "mux/memory.h"
 
 #include <cstdint>
+#include <mutex>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace polymux::cl {
 
@@ -30,6 +34,33 @@ public:
   /// The storage of this object on `device`; allocates it on first use.
   /// Fails with CL_MEM_OBJECT_ALLOCATION_FAILURE-like errors.
   virtual llvm::Expected<BufferBinding> binding(Device &device) = 0;
+
+  // clGetMemObjectInfo answers (defaults: a memory object with no host
+  // pointer, parent, mappings or properties).
+  virtual void *hostPtr() const { return nullptr; }
+  virtual cl_uint mapCount() const { return 0; }
+  virtual MemObject *associatedObject() const { return nullptr; }
+  virtual size_t associatedOffset() const { return 0; }
+  virtual std::span<const cl_mem_properties> creationProperties() const { return {}; }
+
+  using DestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
+  void addDestructorCallback(DestructorFn fn, void *userData) {
+    std::lock_guard lock(destructorMutex_);
+    destructorCallbacks_.emplace_back(fn, userData);
+  }
+
+protected:
+  /// Runs the destructor callbacks, last registered first. Subclasses call it
+  /// from destroy() once their storage is released, then delete themselves.
+  void runDestructorCallbacks() {
+    for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
+      it->first(handle(), it->second);
+    destructorCallbacks_.clear();
+  }
+
+private:
+  std::mutex destructorMutex_;
+  std::vector<std::pair<DestructorFn, void *>> destructorCallbacks_;
 };
 
 } // namespace polymux::cl

@@ -1,0 +1,486 @@
+// The batching engine: see batch.h for the rules.
+#include "batch.h"
+
+#include "device.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+
+namespace polymux::cl {
+namespace {
+
+std::mutex gSchedulerMutex;
+thread_local SchedulerGuard *tGuard = nullptr;
+/// Flushed batches not dispatched yet, in request order (scheduler lock).
+std::vector<Batch *> gPending;
+bool gPumping = false;
+
+/// Completed batches kept per queue for reuse.
+constexpr size_t kMaxRetiredBatches = 4;
+
+template <class T> bool contains(const llvm::SmallVectorImpl<T> &values, const T &value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard);
+
+void onDispatchComplete(Batch &batch, mux::Status status) {
+  if (SchedulerGuard *guard = SchedulerGuard::current()) {
+    // The mux queue ran the dispatch inline, inside our dispatch() call.
+    guard->deferCompletion(batch.shared_from_this(), status);
+    return;
+  }
+  SchedulerGuard guard;
+  processCompletion(batch, status, guard);
+}
+
+/// The device-timeline end of a command that has an event.
+void commandFinished(Event &event, mux::Status status) {
+  auto &impl = event.impl();
+  cl_int result = status == mux::Status::Success ? CL_COMPLETE : clErrorFromStatus(status);
+  if (result == CL_COMPLETE) {
+    // A dependency that failed while running: the command ran (its work was
+    // already recorded) but its result is not to be trusted.
+    for (auto &wait : impl.runtimeWaits)
+      if (wait->status() < 0 || wait->impl().commandResult.load(std::memory_order_acquire) < 0) {
+        result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        break;
+      }
+  }
+  if (result == CL_COMPLETE && event.status() > CL_COMPLETE && impl.onComplete)
+    impl.onComplete();
+  if (result < 0 && result != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    impl.context->notify(std::string("Polymux: a command failed on the device: ") + mux::statusName(status));
+  if (impl.profiling) {
+    // Published at batch completion, once the timestamps can be read.
+    impl.commandResult.store(result, std::memory_order_release);
+    return;
+  }
+  setEventStatus(event, result);
+}
+
+llvm::Expected<std::shared_ptr<Batch>> newBatch(CommandQueue &queue) {
+  auto &q = queue.impl();
+  std::shared_ptr<Batch> batch;
+  for (auto it = q.retired.begin(); it != q.retired.end(); ++it) {
+    // Only we hold it: no event and no batch waiting on its semaphore
+    // references it (its dispatch completed before it was retired).
+    if (it->use_count() == 1) {
+      batch = std::move(*it);
+      q.retired.erase(it);
+      break;
+    }
+  }
+  if (batch) {
+    batch->commandBuffer->reset();
+    batch->semaphore->reset();
+    batch->state = Batch::State::Recording;
+    batch->flushRequested = false;
+    batch->commandCount = 0;
+    batch->closeError = CL_SUCCESS;
+  } else {
+    mux::Device &device = q.device->mux();
+    batch = std::make_shared<Batch>();
+    batch->queue = &queue;
+    batch->device = &device;
+    auto commandBuffer = device.createCommandBuffer();
+    if (!commandBuffer)
+      return commandBuffer.takeError();
+    batch->commandBuffer = std::move(*commandBuffer);
+    auto semaphore = device.createSemaphore();
+    if (!semaphore)
+      return semaphore.takeError();
+    batch->semaphore = std::move(*semaphore);
+    if (queue.properties() & CL_QUEUE_PROFILING_ENABLE) {
+      auto pool = device.createQueryPool(2 * kMaxCommandsPerBatch);
+      if (!pool)
+        return pool.takeError();
+      batch->queryPool = std::move(*pool);
+    }
+  }
+  batch->sequence = q.nextSequence++;
+  batch->queueRef = Ref<CommandQueue>(&queue);
+  return batch;
+}
+
+/// Stops recording into `batch` (it is not dispatched yet).
+void closeBatch(Batch &batch) {
+  if (batch.state != Batch::State::Recording)
+    return;
+  batch.state = Batch::State::Closed;
+  if (auto error = batch.commandBuffer->finalize())
+    batch.closeError = clErrorFromError(std::move(error));
+  auto &q = batch.queue->impl();
+  if (q.open.get() == &batch)
+    q.open.reset();
+}
+
+/// Marks `batch`, and the undispatched batches it waits for, for dispatch.
+void requestFlush(Batch &batch) {
+  if (batch.flushRequested || batch.state == Batch::State::Dispatched || batch.state == Batch::State::Complete)
+    return;
+  batch.flushRequested = true;
+  closeBatch(batch);
+  for (auto &dependency : batch.waitBatches)
+    requestFlush(*dependency);
+  gPending.push_back(&batch);
+}
+
+/// Whether every batch `batch` waits for is far enough along: dispatched on
+/// the same device (a semaphore then orders them), or complete.
+bool dependenciesDispatched(const Batch &batch) {
+  for (auto &dependency : batch.waitBatches) {
+    if (dependency->state == Batch::State::Complete)
+      continue;
+    if (dependency->device != batch.device || dependency->state != Batch::State::Dispatched)
+      return false;
+  }
+  return true;
+}
+
+void dispatchBatch(Batch &batch, bool dependencyFailed, SchedulerGuard &guard) {
+  batch.state = Batch::State::Dispatched;
+  cl_int failure = dependencyFailed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : batch.closeError;
+  if (failure != CL_SUCCESS) {
+    for (auto &event : batch.events)
+      guard.advance(*event, failure);
+    // Its commands must not run, but its place in the semaphore chain must
+    // still be honoured by the batches after it: dispatch it empty.
+    batch.commandBuffer->reset();
+    if (auto error = batch.commandBuffer->finalize()) {
+      llvm::consumeError(std::move(error));
+      processCompletion(batch, mux::Status::Failure, guard);
+      return;
+    }
+  } else {
+    uint64_t now = batch.queryPool ? batch.device->timestampNs() : 0;
+    for (auto &event : batch.events) {
+      event->impl().submitNs = now;
+      guard.advance(*event, CL_SUBMITTED);
+    }
+  }
+
+  llvm::SmallVector<mux::Semaphore *, 4> waits;
+  for (auto &dependency : batch.waitBatches)
+    if (dependency->state == Batch::State::Dispatched && dependency->device == batch.device)
+      waits.push_back(dependency->semaphore.get());
+  mux::Semaphore *signal = batch.semaphore.get();
+  auto error =
+      batch.device->queue().dispatch(*batch.commandBuffer, waits, std::span<mux::Semaphore *const>(&signal, 1), nullptr,
+                                     // A plain pointer (no allocation): the queue's live list holds the
+                                     // batch until this callback has processed its completion.
+                                     [self = &batch](mux::Status status) { onDispatchComplete(*self, status); });
+  if (error) {
+    cl_int code = clErrorFromError(std::move(error));
+    for (auto &event : batch.events)
+      guard.advance(*event, code);
+    processCompletion(batch, mux::Status::Failure, guard);
+  }
+}
+
+void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard) {
+  if (batch.state == Batch::State::Complete)
+    return;
+  const cl_int batchResult = status == mux::Status::Success ? CL_COMPLETE : clErrorFromStatus(status);
+  for (auto &eventRef : batch.events) {
+    Event &event = *eventRef;
+    auto &impl = event.impl();
+    cl_int result = batchResult;
+    if (impl.profiling) {
+      cl_int recorded = impl.commandResult.load(std::memory_order_acquire);
+      if (recorded != CL_QUEUED)
+        result = recorded;
+      if (result == CL_COMPLETE && batch.queryPool && event.status() > CL_COMPLETE) {
+        impl.startNs = batch.queryPool->timestampNs(2 * impl.commandIndex);
+        impl.endNs = batch.queryPool->timestampNs(2 * impl.commandIndex + 1);
+        impl.startNs = std::max(impl.startNs, impl.submitNs);
+        impl.endNs = std::max(impl.endNs, impl.startNs);
+        impl.timestampsValid.store(true, std::memory_order_release);
+      }
+    }
+    // No-op for events whose command already reported completion.
+    guard.advance(event, result);
+    impl.batch.reset();
+    for (auto &wait : impl.runtimeWaits)
+      guard.release(std::move(wait));
+    impl.runtimeWaits.clear();
+  }
+  batch.state = Batch::State::Complete;
+
+  auto &q = batch.queue->impl();
+  auto it = std::find_if(q.live.begin(), q.live.end(), [&](auto &b) { return b.get() == &batch; });
+  std::shared_ptr<Batch> self = it != q.live.end() ? *it : batch.shared_from_this();
+  if (it != q.live.end())
+    q.live.erase(it);
+  if (q.barrier.get() == &batch)
+    q.barrier.reset();
+  if (q.open.get() == &batch)
+    q.open.reset();
+  std::erase(gPending, &batch);
+
+  for (auto &event : batch.events)
+    guard.release(std::move(event));
+  batch.events.clear();
+  for (auto &event : batch.waitEvents)
+    guard.release(std::move(event));
+  batch.waitEvents.clear();
+  guard.release(batch.keepAlive);
+  batch.waitBatches.clear();
+  if (q.retired.size() < kMaxRetiredBatches)
+    q.retired.push_back(std::move(self));
+  ++q.releasing;
+  q.updateBusy();
+  guard.completedOn(std::move(batch.queueRef));
+
+  if (!gPending.empty())
+    pumpScheduler(guard);
+}
+
+} // namespace
+
+SchedulerGuard::SchedulerGuard() : lock_(gSchedulerMutex) {
+  assert(!tGuard && "scheduler lock taken twice on one thread");
+  tGuard = this;
+}
+
+SchedulerGuard::~SchedulerGuard() {
+  for (size_t i = 0; i < completions_.size(); ++i) {
+    auto [batch, status] = completions_[i];
+    processCompletion(*batch, status, *this);
+  }
+  completions_.clear();
+  lock_.unlock();
+  tGuard = nullptr;
+  runDueCallbacks(callbacks_);
+  released_.clear();
+  if (!completedQueues_.empty()) {
+    {
+      std::lock_guard lock(gSchedulerMutex);
+      for (auto &queue : completedQueues_) {
+        --queue->impl().releasing;
+        queue->impl().updateBusy();
+        queue->impl().idle.notify_all();
+      }
+    }
+    // A queue may go away with its last reference: only after the lock.
+    completedQueues_.clear();
+  }
+}
+
+SchedulerGuard *SchedulerGuard::current() { return tGuard; }
+
+void SchedulerGuard::deferCallbacks(DueCallbacks &due) {
+  for (auto &callback : due)
+    callbacks_.push_back(std::move(callback));
+  due.clear();
+}
+
+void SchedulerGuard::release(std::vector<Ref<ObjectBase>> &objects) {
+  for (auto &object : objects)
+    released_.push_back(std::move(object));
+  objects.clear();
+}
+
+void SchedulerGuard::completedOn(Ref<CommandQueue> queue) { completedQueues_.push_back(std::move(queue)); }
+
+void SchedulerGuard::deferCompletion(std::shared_ptr<Batch> batch, mux::Status status) {
+  completions_.emplace_back(std::move(batch), status);
+}
+
+cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *const> waits, const Ref<Event> &event,
+                     SchedulerGuard &guard) {
+  auto &q = queue.impl();
+  const bool inOrder = !queue.outOfOrder();
+
+  // A failed dependency fails the command without running it.
+  for (Event *wait : waits)
+    if (wait->status() < 0) {
+      if (event)
+        guard.advance(*event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      return CL_SUCCESS;
+    }
+
+  // Incomplete batches to run after, and wait events that hold the command back.
+  llvm::SmallVector<std::shared_ptr<Batch>, 4> dependencies;
+  llvm::SmallVector<Event *, 4> holdEvents;
+  bool cut = false;
+  auto addDependency = [&](const std::shared_ptr<Batch> &batch, Event *via) {
+    if (!batch || batch->state == Batch::State::Complete)
+      return;
+    if (batch->queue == &queue && inOrder)
+      return; // the queue's own chaining orders it
+    if (!contains(dependencies, batch))
+      dependencies.push_back(batch);
+    bool semaphoreWait = batch->state == Batch::State::Dispatched && batch->device == &q.device->mux();
+    if (batch != q.open && !semaphoreWait) {
+      cut = true;
+      if (via)
+        holdEvents.push_back(via);
+    }
+  };
+  for (Event *wait : waits) {
+    if (wait->status() <= CL_COMPLETE)
+      continue;
+    if (!wait->queue()) {
+      holdEvents.push_back(wait); // incomplete user event
+      cut = true;
+      continue;
+    }
+    addDependency(wait->impl().batch, wait);
+  }
+  if (!inOrder) {
+    if (q.barrier)
+      addDependency(q.barrier, nullptr);
+    if (command.waitsForAllPrevious)
+      for (auto &batch : q.live)
+        addDependency(batch, nullptr);
+  }
+
+  std::shared_ptr<Batch> target;
+  if (!cut && q.open && q.open->commandCount < kMaxCommandsPerBatch) {
+    target = q.open;
+    for (auto &dependency : dependencies)
+      if (dependency != target && !contains(target->waitBatches, dependency))
+        target->waitBatches.push_back(dependency);
+  } else {
+    auto created = newBatch(queue);
+    if (!created)
+      return clErrorFromError(created.takeError());
+    target = std::move(*created);
+    if (inOrder && !q.live.empty())
+      target->waitBatches.push_back(q.live.back());
+    for (auto &dependency : dependencies)
+      if (!contains(target->waitBatches, dependency))
+        target->waitBatches.push_back(dependency);
+    for (Event *hold : holdEvents)
+      target->waitEvents.push_back(Ref<Event>(hold));
+    // Out-of-order: a held command gets a batch of its own, so later
+    // independent commands are not held with it (barriers excepted).
+    if (inOrder || !cut || command.blocksLaterCommands) {
+      if (q.open)
+        closeBatch(*q.open);
+      q.open = target;
+    }
+    q.live.push_back(target);
+    q.updateBusy();
+  }
+
+  mux::CommandBuffer &commandBuffer = *target->commandBuffer;
+  const uint32_t index = target->commandCount++;
+  Event *eventPtr = event.get();
+  llvm::Error error = llvm::Error::success();
+  if (eventPtr) {
+    auto &impl = eventPtr->impl();
+    impl.batch = target;
+    impl.commandIndex = index;
+    impl.onComplete = std::move(command.onComplete);
+    for (Event *wait : waits)
+      if (wait->queue() && wait->status() > CL_COMPLETE)
+        impl.runtimeWaits.push_back(Ref<Event>(wait));
+    target->events.push_back(event);
+    error = commandBuffer.userCallback([eventPtr](mux::Status) { setEventStatus(*eventPtr, CL_RUNNING); });
+    if (!error && target->queryPool)
+      error = commandBuffer.writeTimestamp(*target->queryPool, 2 * index);
+  }
+  if (!error && command.record)
+    error = command.record(commandBuffer);
+  cl_int code = clErrorFromError(std::move(error));
+  if (eventPtr) {
+    // Recorded even when the command failed to record, so the event is
+    // always completed by the device timeline.
+    // The callback sees the status of the last work command before it: for
+    // a command that records no work that is an earlier command's.
+    const bool recordsWork = static_cast<bool>(command.record);
+    cl_int afterCode = clErrorFromError(commandBuffer.userCallback([eventPtr, recordsWork](mux::Status status) {
+      commandFinished(*eventPtr, recordsWork ? status : mux::Status::Success);
+    }));
+    if (code == CL_SUCCESS)
+      code = afterCode;
+    if (code == CL_SUCCESS && target->queryPool)
+      code = clErrorFromError(commandBuffer.writeTimestamp(*target->queryPool, 2 * index + 1));
+    if (code != CL_SUCCESS)
+      guard.advance(*eventPtr, code);
+  }
+  for (auto &object : command.keepAlive)
+    target->keepAlive.push_back(std::move(object));
+  command.keepAlive.clear();
+
+  if (!inOrder && command.blocksLaterCommands)
+    q.barrier = target;
+  if (target != q.open)
+    closeBatch(*target);
+  if (target->commandCount >= kMaxCommandsPerBatch) {
+    requestFlush(*target);
+    pumpScheduler(guard);
+  }
+  return code;
+}
+
+void flushQueue(CommandQueue &queue, SchedulerGuard &guard) {
+  auto &q = queue.impl();
+  if (q.live.empty())
+    return;
+  for (auto &batch : q.live)
+    requestFlush(*batch);
+  pumpScheduler(guard);
+}
+
+void flushForEvent(Event &event, SchedulerGuard &guard) {
+  if (auto &batch = event.impl().batch) {
+    requestFlush(*batch);
+    pumpScheduler(guard);
+  }
+}
+
+void pumpScheduler(SchedulerGuard &guard) {
+  if (gPumping)
+    return; // the outer pass rescans
+  gPumping = true;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (size_t i = 0; i < gPending.size();) {
+      Batch &batch = *gPending[i];
+      bool failed = false;
+      bool heldByUserEvent = false;
+      for (auto &wait : batch.waitEvents) {
+        cl_int status = wait->status();
+        if (status < 0)
+          failed = true;
+        else if (!wait->queue() && status > CL_COMPLETE)
+          heldByUserEvent = true;
+      }
+      if (failed) {
+        // Report the failure now, even if the batch still has to wait for
+        // its predecessors before it can be retired.
+        for (auto &event : batch.events)
+          guard.advance(*event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      }
+      if ((heldByUserEvent && !failed) || !dependenciesDispatched(batch)) {
+        ++i;
+        continue;
+      }
+      gPending.erase(gPending.begin() + i);
+      dispatchBatch(batch, failed, guard);
+      progress = true;
+    }
+  }
+  gPumping = false;
+}
+
+void finishQueue(CommandQueue &queue) {
+  auto &q = queue.impl();
+  uint64_t last;
+  {
+    SchedulerGuard guard;
+    flushQueue(queue, guard);
+    last = q.nextSequence - 1;
+  }
+  if (q.busy.load(std::memory_order_acquire) == 0)
+    return;
+  SchedulerGuard guard;
+  q.idle.wait(guard.lock(), [&] { return (q.live.empty() || q.live.front()->sequence > last) && q.releasing == 0; });
+}
+
+} // namespace polymux::cl

@@ -1,0 +1,116 @@
+// Buffers and sub-buffers: the MemObject implementation behind clCreateBuffer
+// and clCreateSubBuffer, with per-device storage and map tracking.
+//
+// Storage: a root buffer owns one mux::Memory + mux::Buffer per device it is
+// used on (allocated on first use; eagerly at creation in single-device
+// contexts so allocation failures surface there). Multi-device contexts: the
+// per-device copies are NOT kept coherent with each other: a buffer written
+// on one device and read on another sees that device's copy. Correct for the
+// common one-device context (today the host CPU is the only device);
+// migration between devices is future work.
+//
+// CL_MEM_USE_HOST_PTR wraps the application's memory (zero copy) when the
+// device can address it and the pointer is aligned enough; otherwise the
+// device copy is filled from it at creation and synchronised with it at
+// map/unmap, the points where the specification makes host_ptr defined.
+#pragma once
+
+#include "memory.h"
+
+#include "context.h"
+
+#include "mux/device.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace polymux::cl {
+
+class BufferObject final : public MemObject {
+public:
+  /// A root buffer. `flags` are validated already.
+  BufferObject(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
+               std::vector<cl_mem_properties> properties);
+  /// A sub-buffer of `parent` (a root buffer).
+  BufferObject(BufferObject &parent, cl_mem_flags flags, size_t origin, size_t size);
+
+  /// The buffer behind `handle`, or null when it is not a buffer of ours.
+  static BufferObject *fromHandle(cl_mem handle);
+
+  Context &context() const override { return *context_; }
+  cl_mem_object_type type() const override { return CL_MEM_OBJECT_BUFFER; }
+  /// As reported by CL_MEM_FLAGS (sub-buffers: including inherited flags).
+  cl_mem_flags flags() const override { return flags_; }
+  size_t size() const override { return size_; }
+  llvm::Expected<BufferBinding> binding(Device &device) override;
+
+  BufferObject *parent() const { return parent_.get(); }
+  /// Offset in the parent (sub-buffers), else 0.
+  size_t origin() const { return origin_; }
+  BufferObject &root() { return parent_ ? *parent_ : *this; }
+  /// CL_MEM_HOST_PTR: the application's pointer (USE_HOST_PTR), else null.
+  void *hostPtr() const override { return hostPtr_; }
+  cl_uint mapCount() const override;
+  MemObject *associatedObject() const override { return parent_.get(); }
+  size_t associatedOffset() const override { return origin_; }
+  std::span<const cl_mem_properties> creationProperties() const override { return properties_; }
+
+  /// The storage of the root buffer on one device.
+  struct Storage {
+    Device *device = nullptr;
+    std::unique_ptr<mux::Memory> memory;
+    std::unique_ptr<mux::Buffer> buffer;
+    std::byte *hostView = nullptr; ///< persistent mapping of host-visible memory
+    bool coherent = true;          ///< no flushes needed around host access
+    bool wrapsHostPtr = false;     ///< USE_HOST_PTR zero copy: memory is hostPtr
+  };
+  /// Allocates on first use. Errors carry mux statuses (OutOfMemory ...).
+  llvm::Expected<Storage *> storage(Device &device);
+  /// Allocates on the context's only device (no-op with several devices):
+  /// returns CL_MEM_OBJECT_ALLOCATION_FAILURE and friends.
+  cl_int allocateEagerly();
+
+  struct Mapping {
+    void *pointer = nullptr;
+    size_t offset = 0;
+    size_t size = 0;
+    cl_map_flags flags = 0;
+    Device *device = nullptr;
+    bool staged = false;           ///< data copied through `pointer` at map/unmap
+    std::shared_ptr<void> staging; ///< staging memory owned by the mapping
+  };
+  void addMapping(Mapping mapping);
+  /// Removes the most recent mapping of `pointer` made on `device`.
+  std::optional<Mapping> takeMapping(void *pointer, Device &device);
+
+protected:
+  /// Frees the storage, then runs destructor callbacks (last registered first).
+  void destroy() override;
+
+private:
+  llvm::Expected<std::unique_ptr<Storage>> allocateStorage(Device &device);
+
+  Ref<Context> context_;
+  Ref<BufferObject> parent_;
+  cl_mem_flags flags_;
+  size_t size_;
+  size_t origin_ = 0;
+  void *hostPtr_ = nullptr;
+  std::vector<cl_mem_properties> properties_;
+  /// COPY_HOST_PTR contents kept for devices not allocated yet.
+  std::vector<std::byte> initialData_;
+  /// COPY_HOST_PTR source during clCreateBuffer (single device).
+  const void *copySource_ = nullptr;
+
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<Storage>> storages_;
+  std::vector<Mapping> mappings_;
+};
+
+/// The cl error for a failed allocation (OutOfMemory →
+/// CL_MEM_OBJECT_ALLOCATION_FAILURE).
+cl_int allocationError(llvm::Error error);
+
+} // namespace polymux::cl

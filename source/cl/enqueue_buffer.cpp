@@ -1,0 +1,579 @@
+// The buffer commands: clEnqueue{Read,Write,Copy,Fill}Buffer, their Rect
+// variants, map/unmap and migration. Each validates its arguments, resolves
+// the buffer's storage on the queue's device and hands a Command to the queue.
+#include "buffer.h"
+#include "command.h"
+#include "context.h"
+#include "device.h"
+#include "queue.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace polymux::cl {
+namespace {
+
+cl_int resolveQueue(cl_command_queue handle, CommandQueue *&queue) {
+  queue = CommandQueue::fromHandle(handle);
+  return queue ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int resolveBuffer(CommandQueue &queue, cl_mem handle, BufferObject *&buffer) {
+  buffer = BufferObject::fromHandle(handle);
+  if (!buffer)
+    return CL_INVALID_MEM_OBJECT;
+  if (&buffer->context() != &queue.context())
+    return CL_INVALID_CONTEXT;
+  return CL_SUCCESS;
+}
+
+bool outOfRange(size_t offset, size_t size, size_t total) { return offset > total || size > total - offset; }
+
+/// A sub-buffer whose origin the queue's device cannot address.
+cl_int checkSubBufferAlignment(const BufferObject &buffer, const CommandQueue &queue) {
+  uint32_t alignment = std::max<uint32_t>(queue.device().info().memBaseAddrAlign, 1);
+  return buffer.parent() && buffer.origin() % alignment ? CL_MISALIGNED_SUB_BUFFER_OFFSET : CL_SUCCESS;
+}
+
+cl_int bind(BufferObject &buffer, CommandQueue &queue, BufferBinding &binding) {
+  auto result = buffer.binding(queue.device());
+  if (!result)
+    return allocationError(result.takeError());
+  binding = *result;
+  return CL_SUCCESS;
+}
+
+bool hostMayRead(const BufferObject &buffer) {
+  return !(buffer.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+bool hostMayWrite(const BufferObject &buffer) {
+  return !(buffer.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+/// The rectangle rules: 0 pitches mean tightly packed; a row pitch below
+/// region[0], or a slice pitch below region[1] rows or not a whole number of
+/// rows, is invalid.
+bool resolvePitches(const size_t *region, size_t &rowPitch, size_t &slicePitch) {
+  if (rowPitch == 0)
+    rowPitch = region[0];
+  else if (rowPitch < region[0])
+    return false;
+  unsigned __int128 minimumSlice = static_cast<unsigned __int128>(region[1]) * rowPitch;
+  if (minimumSlice > SIZE_MAX)
+    return false;
+  if (slicePitch == 0)
+    slicePitch = static_cast<size_t>(minimumSlice);
+  else if (slicePitch < minimumSlice || slicePitch % rowPitch != 0)
+    return false;
+  return true;
+}
+
+/// Bytes from the start of the buffer to the end of the rectangle.
+unsigned __int128 rectEnd(const size_t *origin, const size_t *region, size_t rowPitch, size_t slicePitch) {
+  using U = unsigned __int128;
+  return (U(origin[2]) + region[2] - 1) * slicePitch + (U(origin[1]) + region[1] - 1) * rowPitch + U(origin[0]) +
+         region[0];
+}
+
+bool validRegion(const size_t *region) { return region[0] && region[1] && region[2]; }
+
+/// The specification's reference overlap test for two rectangles with the
+/// same pitches within one buffer (appendix "check_copy_overlap").
+bool rectsOverlap(const size_t srcOrigin[3], const size_t dstOrigin[3], const size_t region[3], size_t rowPitch,
+                  size_t slicePitch) {
+  const size_t sliceSize = (region[1] - 1) * rowPitch + region[0];
+  const size_t blockSize = (region[2] - 1) * slicePitch + sliceSize;
+  const size_t srcStart = srcOrigin[2] * slicePitch + srcOrigin[1] * rowPitch + srcOrigin[0];
+  const size_t srcEnd = srcStart + blockSize;
+  const size_t dstStart = dstOrigin[2] * slicePitch + dstOrigin[1] * rowPitch + dstOrigin[0];
+  const size_t dstEnd = dstStart + blockSize;
+  if (dstEnd <= srcStart || srcEnd <= dstStart)
+    return false;
+  {
+    const size_t srcDx = srcOrigin[0] % rowPitch;
+    const size_t dstDx = dstOrigin[0] % rowPitch;
+    if ((dstDx >= srcDx + region[0] && dstDx + region[0] <= srcDx + rowPitch) ||
+        (srcDx >= dstDx + region[0] && srcDx + region[0] <= dstDx + rowPitch))
+      return false;
+  }
+  {
+    const size_t srcDy = (srcOrigin[1] * rowPitch + srcOrigin[0]) % slicePitch;
+    const size_t dstDy = (dstOrigin[1] * rowPitch + dstOrigin[0]) % slicePitch;
+    if ((dstDy >= srcDy + sliceSize && dstDy + sliceSize <= srcDy + slicePitch) ||
+        (srcDy >= dstDy + sliceSize && srcDy + sliceSize <= dstDy + slicePitch))
+      return false;
+  }
+  return true;
+}
+
+/// Host-side memory for mapping storage the host cannot see.
+std::shared_ptr<void> allocateStaging(size_t size) {
+  constexpr size_t alignment = 4096;
+  void *memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (!memory)
+    return nullptr;
+  return std::shared_ptr<void>(memory, [](void *p) { std::free(p); });
+}
+
+} // namespace
+} // namespace polymux::cl
+
+using namespace polymux::cl;
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                    cl_bool blocking_read, size_t offset, size_t size, void *ptr,
+                                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                    cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return code;
+  if (!ptr || size == 0 || outOfRange(offset, size, buffer->size()))
+    return CL_INVALID_VALUE;
+  if (!hostMayRead(*buffer))
+    return CL_INVALID_OPERATION;
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return code;
+  BufferBinding binding;
+  if (cl_int code = bind(*buffer, *queue, binding))
+    return code;
+  Command command;
+  command.type = CL_COMMAND_READ_BUFFER;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.readBuffer(*binding.buffer, binding.offset + offset, ptr, size);
+  };
+  command.keepAlive.emplace_back(buffer);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_read);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                     cl_bool blocking_write, size_t offset, size_t size,
+                                                     const void *ptr, cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return code;
+  if (!ptr || size == 0 || outOfRange(offset, size, buffer->size()))
+    return CL_INVALID_VALUE;
+  if (!hostMayWrite(*buffer))
+    return CL_INVALID_OPERATION;
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return code;
+  BufferBinding binding;
+  if (cl_int code = bind(*buffer, *queue, binding))
+    return code;
+  Command command;
+  command.type = CL_COMMAND_WRITE_BUFFER;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.writeBuffer(*binding.buffer, binding.offset + offset, ptr, size);
+  };
+  command.keepAlive.emplace_back(buffer);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_write);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_handle,
+                                                    cl_mem dst_handle, size_t src_offset, size_t dst_offset,
+                                                    size_t size, cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *src;
+  BufferObject *dst;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, src_handle, src))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, dst_handle, dst))
+    return code;
+  if (size == 0 || outOfRange(src_offset, size, src->size()) || outOfRange(dst_offset, size, dst->size()))
+    return CL_INVALID_VALUE;
+  if (&src->root() == &dst->root()) {
+    // Same storage (the same buffer, or sub-buffers of one buffer).
+    size_t srcStart = src->origin() + src_offset;
+    size_t dstStart = dst->origin() + dst_offset;
+    if (srcStart < dstStart + size && dstStart < srcStart + size)
+      return CL_MEM_COPY_OVERLAP;
+  }
+  if (cl_int code = checkSubBufferAlignment(*src, *queue))
+    return code;
+  if (cl_int code = checkSubBufferAlignment(*dst, *queue))
+    return code;
+  BufferBinding srcBinding;
+  BufferBinding dstBinding;
+  if (cl_int code = bind(*src, *queue, srcBinding))
+    return code;
+  if (cl_int code = bind(*dst, *queue, dstBinding))
+    return code;
+  Command command;
+  command.type = CL_COMMAND_COPY_BUFFER;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.copyBuffer(*srcBinding.buffer, srcBinding.offset + src_offset, *dstBinding.buffer,
+                                    dstBinding.offset + dst_offset, size);
+  };
+  command.keepAlive.emplace_back(src);
+  command.keepAlive.emplace_back(dst);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                    const void *pattern, size_t pattern_size, size_t offset,
+                                                    size_t size, cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return code;
+  const bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0;
+  if (!pattern || !powerOfTwo || pattern_size > 128)
+    return CL_INVALID_VALUE;
+  if (size == 0 || offset % pattern_size || size % pattern_size || outOfRange(offset, size, buffer->size()))
+    return CL_INVALID_VALUE;
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return code;
+  BufferBinding binding;
+  if (cl_int code = bind(*buffer, *queue, binding))
+    return code;
+  Command command;
+  command.type = CL_COMMAND_FILL_BUFFER;
+  // The pattern is copied when recorded, i.e. before enqueue returns.
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.fillBuffer(*binding.buffer, binding.offset + offset, size, pattern, pattern_size);
+  };
+  command.keepAlive.emplace_back(buffer);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                        cl_bool blocking_read, const size_t *buffer_origin,
+                                                        const size_t *host_origin, const size_t *region,
+                                                        size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                                        size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+                                                        cl_uint num_events_in_wait_list,
+                                                        const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return code;
+  if (!ptr || !buffer_origin || !host_origin || !region || !validRegion(region))
+    return CL_INVALID_VALUE;
+  if (!resolvePitches(region, buffer_row_pitch, buffer_slice_pitch) ||
+      !resolvePitches(region, host_row_pitch, host_slice_pitch))
+    return CL_INVALID_VALUE;
+  if (rectEnd(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) > buffer->size())
+    return CL_INVALID_VALUE;
+  if (!hostMayRead(*buffer))
+    return CL_INVALID_OPERATION;
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return code;
+  BufferBinding binding;
+  if (cl_int code = bind(*buffer, *queue, binding))
+    return code;
+  mux::RectRegion rect;
+  rect.srcOrigin = {buffer_origin[0] + binding.offset, buffer_origin[1], buffer_origin[2]};
+  rect.dstOrigin = {host_origin[0], host_origin[1], host_origin[2]};
+  rect.region = {region[0], region[1], region[2]};
+  rect.srcRowPitch = buffer_row_pitch;
+  rect.srcSlicePitch = buffer_slice_pitch;
+  rect.dstRowPitch = host_row_pitch;
+  rect.dstSlicePitch = host_slice_pitch;
+  Command command;
+  command.type = CL_COMMAND_READ_BUFFER_RECT;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.readBufferRect(*binding.buffer, ptr, rect);
+  };
+  command.keepAlive.emplace_back(buffer);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_read);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                         cl_bool blocking_write, const size_t *buffer_origin,
+                                                         const size_t *host_origin, const size_t *region,
+                                                         size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                                         size_t host_row_pitch, size_t host_slice_pitch,
+                                                         const void *ptr, cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return code;
+  if (!ptr || !buffer_origin || !host_origin || !region || !validRegion(region))
+    return CL_INVALID_VALUE;
+  if (!resolvePitches(region, buffer_row_pitch, buffer_slice_pitch) ||
+      !resolvePitches(region, host_row_pitch, host_slice_pitch))
+    return CL_INVALID_VALUE;
+  if (rectEnd(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) > buffer->size())
+    return CL_INVALID_VALUE;
+  if (!hostMayWrite(*buffer))
+    return CL_INVALID_OPERATION;
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return code;
+  BufferBinding binding;
+  if (cl_int code = bind(*buffer, *queue, binding))
+    return code;
+  mux::RectRegion rect;
+  rect.srcOrigin = {host_origin[0], host_origin[1], host_origin[2]};
+  rect.dstOrigin = {buffer_origin[0] + binding.offset, buffer_origin[1], buffer_origin[2]};
+  rect.region = {region[0], region[1], region[2]};
+  rect.srcRowPitch = host_row_pitch;
+  rect.srcSlicePitch = host_slice_pitch;
+  rect.dstRowPitch = buffer_row_pitch;
+  rect.dstSlicePitch = buffer_slice_pitch;
+  Command command;
+  command.type = CL_COMMAND_WRITE_BUFFER_RECT;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.writeBufferRect(*binding.buffer, ptr, rect);
+  };
+  command.keepAlive.emplace_back(buffer);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_write);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
+    const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  BufferObject *src;
+  BufferObject *dst;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, src_handle, src))
+    return code;
+  if (cl_int code = resolveBuffer(*queue, dst_handle, dst))
+    return code;
+  if (!src_origin || !dst_origin || !region || !validRegion(region))
+    return CL_INVALID_VALUE;
+  if (!resolvePitches(region, src_row_pitch, src_slice_pitch) ||
+      !resolvePitches(region, dst_row_pitch, dst_slice_pitch))
+    return CL_INVALID_VALUE;
+  if (rectEnd(src_origin, region, src_row_pitch, src_slice_pitch) > src->size() ||
+      rectEnd(dst_origin, region, dst_row_pitch, dst_slice_pitch) > dst->size())
+    return CL_INVALID_VALUE;
+  if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch)
+    return CL_INVALID_VALUE;
+  if (&src->root() == &dst->root()) {
+    bool overlap;
+    if (src_row_pitch == dst_row_pitch && src_slice_pitch == dst_slice_pitch) {
+      // Express both rectangles in the root buffer (sub-buffer origins shift x).
+      const size_t srcRoot[3] = {src_origin[0] + src->origin(), src_origin[1], src_origin[2]};
+      const size_t dstRoot[3] = {dst_origin[0] + dst->origin(), dst_origin[1], dst_origin[2]};
+      overlap = rectsOverlap(srcRoot, dstRoot, region, src_row_pitch, src_slice_pitch);
+    } else {
+      // Different pitches: compare the byte ranges the rectangles span.
+      const size_t zero[3] = {0, 0, 0};
+      auto begin = [&](const size_t *origin, size_t row, size_t slice, const BufferObject &b) {
+        return static_cast<unsigned __int128>(origin[2]) * slice + static_cast<unsigned __int128>(origin[1]) * row +
+               origin[0] + b.origin();
+      };
+      auto srcBegin = begin(src_origin, src_row_pitch, src_slice_pitch, *src);
+      auto dstBegin = begin(dst_origin, dst_row_pitch, dst_slice_pitch, *dst);
+      auto srcEnd = srcBegin + rectEnd(zero, region, src_row_pitch, src_slice_pitch);
+      auto dstEnd = dstBegin + rectEnd(zero, region, dst_row_pitch, dst_slice_pitch);
+      overlap = srcBegin < dstEnd && dstBegin < srcEnd;
+    }
+    if (overlap)
+      return CL_MEM_COPY_OVERLAP;
+  }
+  if (cl_int code = checkSubBufferAlignment(*src, *queue))
+    return code;
+  if (cl_int code = checkSubBufferAlignment(*dst, *queue))
+    return code;
+  BufferBinding srcBinding;
+  BufferBinding dstBinding;
+  if (cl_int code = bind(*src, *queue, srcBinding))
+    return code;
+  if (cl_int code = bind(*dst, *queue, dstBinding))
+    return code;
+  mux::RectRegion rect;
+  rect.srcOrigin = {src_origin[0] + srcBinding.offset, src_origin[1], src_origin[2]};
+  rect.dstOrigin = {dst_origin[0] + dstBinding.offset, dst_origin[1], dst_origin[2]};
+  rect.region = {region[0], region[1], region[2]};
+  rect.srcRowPitch = src_row_pitch;
+  rect.srcSlicePitch = src_slice_pitch;
+  rect.dstRowPitch = dst_row_pitch;
+  rect.dstSlicePitch = dst_slice_pitch;
+  Command command;
+  command.type = CL_COMMAND_COPY_BUFFER_RECT;
+  command.record = [&](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.copyBufferRect(*srcBinding.buffer, *dstBinding.buffer, rect);
+  };
+  command.keepAlive.emplace_back(src);
+  command.keepAlive.emplace_back(dst);
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
+                                                  cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
+                                                  size_t size, cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list, cl_event *event,
+                                                  cl_int *errcode_ret) {
+  auto fail = [&](cl_int code) -> void * {
+    if (errcode_ret)
+      *errcode_ret = code;
+    return nullptr;
+  };
+  CommandQueue *queue;
+  BufferObject *buffer;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return fail(code);
+  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+    return fail(code);
+  constexpr cl_map_flags kWriteFlags = CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if (map_flags & ~(CL_MAP_READ | kWriteFlags))
+    return fail(CL_INVALID_VALUE);
+  if ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE)))
+    return fail(CL_INVALID_VALUE);
+  if (size == 0 || outOfRange(offset, size, buffer->size()))
+    return fail(CL_INVALID_VALUE);
+  if (((map_flags & CL_MAP_READ) && !hostMayRead(*buffer)) || ((map_flags & kWriteFlags) && !hostMayWrite(*buffer)))
+    return fail(CL_INVALID_OPERATION);
+  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+    return fail(code);
+  auto storageOr = buffer->root().storage(queue->device());
+  if (!storageOr)
+    return fail(allocationError(storageOr.takeError()));
+  BufferObject::Storage *storage = *storageOr;
+  const size_t rootOffset = buffer->origin() + offset;
+
+  // Where the application sees the data: inside its own memory for
+  // USE_HOST_PTR (the specification requires it), directly in host-visible
+  // device memory, or else in a staging copy.
+  BufferObject::Mapping mapping;
+  mapping.offset = offset;
+  mapping.size = size;
+  mapping.flags = map_flags;
+  mapping.device = &queue->device();
+  if (buffer->hostPtr()) {
+    mapping.pointer = static_cast<std::byte *>(buffer->hostPtr()) + offset;
+    mapping.staged = !storage->wrapsHostPtr;
+  } else if (storage->hostView) {
+    mapping.pointer = storage->hostView + rootOffset;
+  } else {
+    mapping.staging = allocateStaging(size);
+    if (!mapping.staging)
+      return fail(CL_OUT_OF_HOST_MEMORY);
+    mapping.pointer = mapping.staging.get();
+    mapping.staged = true;
+  }
+  void *pointer = mapping.pointer;
+
+  Command command;
+  command.type = CL_COMMAND_MAP_BUFFER;
+  if (mapping.staged && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
+    command.record = [&](mux::CommandBuffer &commandBuffer) {
+      return commandBuffer.readBuffer(*storage->buffer, rootOffset, pointer, size);
+    };
+  } else if (!mapping.staged && !storage->coherent && !storage->wrapsHostPtr) {
+    command.onComplete = [memory = storage->memory.get(), rootOffset, size] {
+      memory->flushFromDevice(rootOffset, size);
+    };
+  }
+  command.keepAlive.emplace_back(buffer);
+  // Registered first so an unmap racing with a blocking map finds it; the
+  // mapping owns the staging memory the map command writes.
+  buffer->addMapping(mapping);
+  cl_int code = queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_map);
+  if (code != CL_SUCCESS) {
+    buffer->takeMapping(pointer, queue->device());
+    return fail(code);
+  }
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return pointer;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr,
+                                                        cl_uint num_events_in_wait_list,
+                                                        const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  MemObject *memory = MemObject::fromHandle(memobj);
+  if (!memory)
+    return CL_INVALID_MEM_OBJECT;
+  if (&memory->context() != &queue->context())
+    return CL_INVALID_CONTEXT;
+  auto *buffer = dynamic_cast<BufferObject *>(memory);
+  if (!buffer)
+    return CL_INVALID_MEM_OBJECT; // only buffers can be mapped
+  if (!mapped_ptr)
+    return CL_INVALID_VALUE;
+  std::optional<BufferObject::Mapping> mapping = buffer->takeMapping(mapped_ptr, queue->device());
+  if (!mapping)
+    return CL_INVALID_VALUE;
+  auto storageOr = buffer->root().storage(queue->device());
+  if (!storageOr) {
+    buffer->addMapping(std::move(*mapping));
+    return allocationError(storageOr.takeError());
+  }
+  BufferObject::Storage *storage = *storageOr;
+  const size_t rootOffset = buffer->origin() + mapping->offset;
+  const bool written = mapping->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+
+  Command command;
+  command.type = CL_COMMAND_UNMAP_MEM_OBJECT;
+  if (mapping->staged && written) {
+    command.record = [&](mux::CommandBuffer &commandBuffer) {
+      return commandBuffer.writeBuffer(*storage->buffer, rootOffset, mapping->pointer, mapping->size);
+    };
+    // The write reads the staging memory when it runs: keep it until then.
+    if (mapping->staging)
+      command.onComplete = [staging = mapping->staging] {};
+  } else if (!mapping->staged && written && !storage->coherent && !storage->wrapsHostPtr) {
+    command.onComplete = [memory = storage->memory.get(), rootOffset, size = mapping->size] {
+      memory->flushToDevice(rootOffset, size);
+    };
+  }
+  command.keepAlive.emplace_back(buffer);
+  cl_int code = queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  if (code != CL_SUCCESS)
+    buffer->addMapping(std::move(*mapping));
+  return code;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                                           const cl_mem *mem_objects, cl_mem_migration_flags flags,
+                                                           cl_uint num_events_in_wait_list,
+                                                           const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *queue;
+  if (cl_int code = resolveQueue(command_queue, queue))
+    return code;
+  if (num_mem_objects == 0 || !mem_objects)
+    return CL_INVALID_VALUE;
+  llvm::SmallVector<MemObject *, 4> objects;
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    MemObject *memory = MemObject::fromHandle(mem_objects[i]);
+    if (!memory)
+      return CL_INVALID_MEM_OBJECT;
+    if (&memory->context() != &queue->context())
+      return CL_INVALID_CONTEXT;
+    objects.push_back(memory);
+  }
+  if (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return CL_INVALID_VALUE;
+  // Making the objects resident on the queue's device is all there is to do:
+  // per-device copies are not kept coherent (buffer.h), and the host can
+  // always reach host-visible memory.
+  Command command;
+  command.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
+  for (MemObject *memory : objects) {
+    auto binding = memory->binding(queue->device());
+    if (!binding)
+      return allocationError(binding.takeError());
+    command.keepAlive.emplace_back(memory);
+  }
+  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+}
+
+} // extern "C"
