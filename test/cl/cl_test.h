@@ -1,0 +1,176 @@
+// Shared test infrastructure for the OpenCL API tests: the platform and
+// devices under test, a per-device fixture, RAII holders for OpenCL objects,
+// and assertion helpers that print OpenCL error codes by name.
+#pragma once
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cltest {
+
+// ---- Error codes ---------------------------------------------------------
+
+const char *errorName(cl_int code);
+
+// A cl_int that gtest prints by name ("CL_INVALID_VALUE (-30)").
+struct Err {
+  cl_int code;
+  friend bool operator==(Err a, Err b) { return a.code == b.code; }
+};
+inline void PrintTo(Err e, std::ostream *os) { *os << errorName(e.code) << " (" << e.code << ")"; }
+
+#define ASSERT_CL(expr) ASSERT_EQ(::cltest::Err{CL_SUCCESS}, ::cltest::Err{(expr)}) << #expr
+#define EXPECT_CL(expr) EXPECT_EQ(::cltest::Err{CL_SUCCESS}, ::cltest::Err{(expr)}) << #expr
+#define ASSERT_CL_ERR(expected, expr) ASSERT_EQ(::cltest::Err{(expected)}, ::cltest::Err{(expr)}) << #expr
+#define EXPECT_CL_ERR(expected, expr) EXPECT_EQ(::cltest::Err{(expected)}, ::cltest::Err{(expr)}) << #expr
+
+// ---- RAII holders ----------------------------------------------------------
+
+template <typename T, cl_int(CL_API_CALL *Release)(T)> class Holder {
+public:
+  Holder() = default;
+  explicit Holder(T handle) : handle_(handle) {}
+  Holder(const Holder &) = delete;
+  Holder &operator=(const Holder &) = delete;
+  Holder(Holder &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  Holder &operator=(Holder &&other) noexcept {
+    reset(std::exchange(other.handle_, nullptr));
+    return *this;
+  }
+  ~Holder() { reset(); }
+
+  void reset(T handle = nullptr) {
+    if (handle_)
+      Release(handle_);
+    handle_ = handle;
+  }
+  T release() { return std::exchange(handle_, nullptr); }
+  T get() const { return handle_; }
+  // For APIs taking an array of handles (wait lists).
+  const T *ptr() const { return &handle_; }
+  operator T() const { return handle_; }
+  explicit operator bool() const { return handle_ != nullptr; }
+  // For APIs that return a handle through an out parameter (clEnqueue* events).
+  T *out() {
+    reset();
+    return &handle_;
+  }
+
+private:
+  T handle_ = nullptr;
+};
+
+using Context = Holder<cl_context, clReleaseContext>;
+using Queue = Holder<cl_command_queue, clReleaseCommandQueue>;
+using Mem = Holder<cl_mem, clReleaseMemObject>;
+using Program = Holder<cl_program, clReleaseProgram>;
+using Kernel = Holder<cl_kernel, clReleaseKernel>;
+using Event = Holder<cl_event, clReleaseEvent>;
+
+// For creation calls that must fail: a handle returned anyway is a failure,
+// and it is leaked rather than released (releasing what a failed call
+// returned can crash the driver).
+template <typename H> void expectNoHandle(H &&holder) {
+  EXPECT_FALSE(holder) << "a failing create call returned a handle";
+  holder.release();
+}
+
+// ---- Platform and devices under test --------------------------------------
+
+// $POLYMUX_TEST_PLATFORM, or "Polymux".
+std::string platformNameUnderTest();
+// The platform whose CL_PLATFORM_NAME is platformNameUnderTest(), or null.
+cl_platform_id platformUnderTest();
+// Every device of that platform (empty when the platform is missing).
+const std::vector<cl_device_id> &devicesUnderTest();
+std::string deviceParamName(const testing::TestParamInfo<cl_device_id> &info);
+
+// ---- Info queries -----------------------------------------------------------
+
+std::string platformString(cl_platform_id platform, cl_platform_info param);
+std::string deviceString(cl_device_id device, cl_device_info param);
+template <typename T> T deviceInfo(cl_device_id device, cl_device_info param) {
+  T value{};
+  cl_int err = clGetDeviceInfo(device, param, sizeof(T), &value, nullptr);
+  EXPECT_EQ(Err{CL_SUCCESS}, Err{err}) << "clGetDeviceInfo(" << param << ")";
+  return value;
+}
+template <typename T> std::vector<T> deviceArray(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  EXPECT_EQ(Err{CL_SUCCESS}, Err{clGetDeviceInfo(device, param, 0, nullptr, &size)});
+  std::vector<T> values(size / sizeof(T));
+  if (size)
+    EXPECT_EQ(Err{CL_SUCCESS}, Err{clGetDeviceInfo(device, param, size, values.data(), nullptr)});
+  return values;
+}
+template <typename T> T eventInfo(cl_event event, cl_event_info param) {
+  T value{};
+  EXPECT_EQ(Err{CL_SUCCESS}, Err{clGetEventInfo(event, param, sizeof(T), &value, nullptr)});
+  return value;
+}
+cl_int eventStatus(cl_event event);
+std::string programBuildLog(cl_program program, cl_device_id device);
+
+// Splits on any of `separators`, dropping empty pieces.
+std::vector<std::string> split(std::string_view text, std::string_view separators);
+bool deviceHasExtension(cl_device_id device, std::string_view name);
+bool deviceSupportsOpenCLC(cl_device_id device, unsigned major, unsigned minor);
+
+// Polls `done` until it is true or `timeout` passes; for callbacks the
+// implementation may run on its own threads after an event completes.
+bool waitUntil(const std::function<bool()> &done, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// ---- Fixture ---------------------------------------------------------------
+
+// One context and one in-order queue on the device under test.
+class DeviceTest : public testing::TestWithParam<cl_device_id> {
+protected:
+  void SetUp() override;
+  cl_device_id device() const { return GetParam(); }
+
+  // Builds `source` for the device. On failure, reports the build log as a
+  // test failure and returns an empty holder (callers ASSERT_TRUE on it).
+  Program build(std::string_view source, const char *options = "");
+  Kernel kernel(cl_program program, const char *name);
+  Mem buffer(cl_mem_flags flags, size_t size, void *host = nullptr);
+  Queue makeQueue(cl_command_queue_properties properties);
+
+  template <typename T> cl_int setArg(cl_kernel k, cl_uint index, const T &value) {
+    return clSetKernelArg(k, index, sizeof(T), &value);
+  }
+  // Sets every argument in order (cl_mem, scalars, vectors, structs by value).
+  template <typename... Args> void setArgs(cl_kernel k, const Args &...args) {
+    cl_uint index = 0;
+    (setArgAt(k, index++, args), ...);
+  }
+  template <typename T> std::vector<T> read(cl_mem mem, size_t count, size_t offset = 0) {
+    std::vector<T> values(count);
+    EXPECT_CL(clEnqueueReadBuffer(queue_, mem, CL_TRUE, offset * sizeof(T), count * sizeof(T), values.data(), 0,
+                                  nullptr, nullptr));
+    return values;
+  }
+
+  Context context_;
+  Queue queue_;
+
+private:
+  template <typename T> void setArgAt(cl_kernel k, cl_uint index, const T &value) {
+    EXPECT_CL(clSetKernelArg(k, index, sizeof(T), &value)) << " argument " << index;
+  }
+};
+
+// Instantiates a DeviceTest-derived suite once per device under test.
+#define CLTEST_INSTANTIATE(Suite)                                                                                      \
+  INSTANTIATE_TEST_SUITE_P(Devices, Suite, testing::ValuesIn(::cltest::devicesUnderTest()), ::cltest::deviceParamName)
+
+} // namespace cltest

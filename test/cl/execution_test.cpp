@@ -1,0 +1,347 @@
+// Kernel execution: arithmetic against host references, and every kind of
+// kernel argument (scalars, vectors, structs, local pointers, NULL buffers,
+// sub-buffers).
+#include "cl_test.h"
+#include "test_kernels.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace cltest;
+
+namespace {
+
+class ExecutionTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    const char *options = "";
+    cl_device_fp_config single = deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_SINGLE_FP_CONFIG);
+    exactDivSqrt_ = single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    if (exactDivSqrt_)
+      options = "-cl-fp32-correctly-rounded-divide-sqrt";
+    arithmetic_ = build(kernels::arithmetic, options);
+    ASSERT_TRUE(arithmetic_);
+  }
+  void run1D(cl_kernel k, size_t global, size_t local = 0) {
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr, nullptr));
+  }
+  template <typename T> Mem input(const std::vector<T> &values) {
+    return buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, values.size() * sizeof(T), const_cast<T *>(values.data()));
+  }
+  Program arithmetic_;
+  bool exactDivSqrt_ = false;
+};
+
+// Distance in units in the last place between two finite floats.
+uint32_t ulps(float a, float b) {
+  int32_t ia, ib;
+  std::memcpy(&ia, &a, 4);
+  std::memcpy(&ib, &b, 4);
+  if (ia < 0)
+    ia = INT32_MIN - ia;
+  if (ib < 0)
+    ib = INT32_MIN - ib;
+  return static_cast<uint32_t>(ia > ib ? int64_t(ia) - ib : int64_t(ib) - ia);
+}
+
+} // namespace
+
+TEST_P(ExecutionTest, VectorAdd) {
+  constexpr size_t n = 10007;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i) * 0.25f - 300.0f;
+    b[i] = static_cast<float>(n - i) * 1.5f;
+  }
+  Mem ma = input(a), mb = input(b), mc = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  Kernel k = kernel(arithmetic_, "vector_add");
+  setArgs(k, ma.get(), mb.get(), mc.get());
+  run1D(k, n);
+  auto c = read<float>(mc, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST_P(ExecutionTest, Saxpy) {
+  // Values whose products and sums are exact, so fused and unfused
+  // evaluation agree.
+  constexpr size_t n = 4096;
+  const float alpha = 2.5f;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 512) * 0.5f;
+    y[i] = static_cast<float>(i) - 1000.0f;
+  }
+  Mem mx = input(x);
+  Mem my = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), y.data());
+  Kernel k = kernel(arithmetic_, "saxpy");
+  setArgs(k, alpha, mx.get(), my.get());
+  run1D(k, n, 64);
+  auto out = read<float>(my, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], alpha * x[i] + y[i]) << i;
+}
+
+TEST_P(ExecutionTest, Mad) {
+  constexpr size_t n = 1024;
+  std::vector<float> a(n), b(n), c(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i % 100) - 50.0f;
+    b[i] = static_cast<float>(i % 7) * 0.125f;
+    c[i] = static_cast<float>(i) * 2.0f;
+  }
+  Mem ma = input(a), mb = input(b), mc = input(c), out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  Kernel k = kernel(arithmetic_, "mad_kernel");
+  setArgs(k, ma.get(), mb.get(), mc.get(), out.get());
+  run1D(k, n);
+  auto result = read<float>(out, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(result[i], a[i] * b[i] + c[i]) << i;
+}
+
+TEST_P(ExecutionTest, IntegerOps) {
+  constexpr size_t n = 3000;
+  std::vector<cl_int> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<cl_int>(i * 7919 % 20011) - 10000;
+    b[i] = static_cast<cl_int>(i * 104729 % 401) - 200;
+    if (b[i] == 0)
+      b[i] = 3;
+  }
+  Mem ma = input(a), mb = input(b), out = buffer(CL_MEM_WRITE_ONLY, 8 * n * sizeof(cl_int));
+  Kernel k = kernel(arithmetic_, "int_ops");
+  setArgs(k, ma.get(), mb.get(), out.get());
+  run1D(k, n);
+  auto r = read<cl_int>(out, 8 * n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_int x = a[i], y = b[i];
+    cl_int expected[8] = {x + y,
+                          x - y,
+                          x * y,
+                          x / y,
+                          x % y,
+                          (x & y) ^ (x | static_cast<cl_int>(static_cast<uint32_t>(y) << 3)) ^ (x >> 2),
+                          std::min(x, y) + std::max(x, y) * 3,
+                          std::clamp(x, -100, 100)};
+    for (int j = 0; j < 8; ++j)
+      ASSERT_EQ(r[8 * i + j], expected[j]) << "element " << i << " op " << j << " x=" << x << " y=" << y;
+  }
+}
+
+TEST_P(ExecutionTest, UnsignedAnd64BitOps) {
+  constexpr size_t n = 2000;
+  std::vector<cl_ulong> a(n);
+  std::vector<cl_uint> b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = 0x9e3779b97f4a7c15ull * (i + 1);
+    b[i] = static_cast<cl_uint>(i * 2654435761u);
+  }
+  Mem ma = input(a), mb = input(b), out = buffer(CL_MEM_WRITE_ONLY, 4 * n * sizeof(cl_ulong));
+  Kernel k = kernel(arithmetic_, "ulong_ops");
+  setArgs(k, ma.get(), mb.get(), out.get());
+  run1D(k, n);
+  auto r = read<cl_ulong>(out, 4 * n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_ulong x = a[i];
+    cl_uint y = b[i];
+    cl_ulong expected[4] = {x * y + (x >> 7), x / (y | 1u), static_cast<cl_uint>(static_cast<cl_uint>(x) * y),
+                            static_cast<cl_ulong>(static_cast<cl_long>(x) % 1000) ^ ~x};
+    for (int j = 0; j < 4; ++j)
+      ASSERT_EQ(r[4 * i + j], expected[j]) << "element " << i << " op " << j;
+  }
+}
+
+TEST_P(ExecutionTest, FloatMathBuiltins) {
+  constexpr size_t n = 2048;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = std::ldexp(static_cast<float>(i * 37 % 1001) - 500.0f, -3) + 0.1f * static_cast<float>(i % 3);
+    b[i] = static_cast<float>(i % 17) * 0.3f + 0.7f;
+  }
+  Mem ma = input(a), mb = input(b), out = buffer(CL_MEM_WRITE_ONLY, 8 * n * sizeof(float));
+  Kernel k = kernel(arithmetic_, "float_math");
+  setArgs(k, ma.get(), mb.get(), out.get());
+  run1D(k, n);
+  auto r = read<float>(out, 8 * n);
+  // sqrt and divide: correctly rounded when the device says so (and the
+  // program was built asking for it), else within the 3 and 2.5 ulp of the
+  // OpenCL C full profile.
+  const uint32_t sqrtUlps = exactDivSqrt_ ? 0 : 3, divUlps = exactDivSqrt_ ? 0 : 3;
+  for (size_t i = 0; i < n; ++i) {
+    float x = a[i], y = b[i];
+    const float *o = &r[8 * i];
+    EXPECT_LE(ulps(o[0], std::sqrt(std::fabs(x))), sqrtUlps) << "sqrt element " << i;
+    ASSERT_EQ(o[1], std::fabs(x)) << i;
+    ASSERT_EQ(o[2], std::fma(x, y, 1.5f)) << "fma element " << i;
+    ASSERT_EQ(o[3], std::floor(x)) << i;
+    ASSERT_EQ(o[4], std::min(x, y)) << i;
+    ASSERT_EQ(o[5], std::max(x, y)) << i;
+    ASSERT_EQ(o[6], std::clamp(x, -2.0f, 2.0f)) << i;
+    EXPECT_LE(ulps(o[7], x / y), divUlps) << "divide element " << i;
+  }
+}
+
+TEST_P(ExecutionTest, ScalarArguments) {
+  Program program = build(kernels::arguments);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "scalar_args");
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 9 * sizeof(cl_long));
+  const cl_char c = -100;
+  const cl_uchar uc = 200;
+  const cl_short s = -30000;
+  const cl_ushort us = 60000;
+  const cl_int i = -2000000000;
+  const cl_uint ui = 4000000000u;
+  const cl_long l = -(cl_long(1) << 50) - 3;
+  const cl_ulong ul = (cl_ulong(1) << 62) + 5;
+  const cl_float f = -3.25f;
+  setArgs(k, c, uc, s, us, i, ui, l, ul, f, out.get());
+  run1D(k, 1);
+  auto r = read<cl_long>(out, 9);
+  EXPECT_EQ(r[0], c);
+  EXPECT_EQ(r[1], uc);
+  EXPECT_EQ(r[2], s);
+  EXPECT_EQ(r[3], us);
+  EXPECT_EQ(r[4], i);
+  EXPECT_EQ(r[5], ui);
+  EXPECT_EQ(r[6], l);
+  EXPECT_EQ(r[7], static_cast<cl_long>(ul));
+  EXPECT_EQ(r[8], -13);
+}
+
+TEST_P(ExecutionTest, VectorArguments) {
+  Program program = build(kernels::arguments);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "vector_args");
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 7 * sizeof(float));
+  cl_int4 iv = {{-7, 8, -9, 10}};
+  cl_float3 fv = {{0.5f, -1.25f, 1e6f}};
+  static_assert(sizeof(cl_float3) == 16, "float3 occupies 16 bytes");
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof(iv), &iv));
+  ASSERT_CL(clSetKernelArg(k, 1, sizeof(fv), &fv));
+  ASSERT_CL(setArg(k, 2, out.get()));
+  run1D(k, 1);
+  EXPECT_EQ(read<float>(out, 7), (std::vector<float>{-7, 8, -9, 10, 0.5f, -1.25f, 1e6f}));
+  // A float3 argument given as 12 bytes is the wrong size.
+  EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 12, &fv));
+}
+
+TEST_P(ExecutionTest, StructArgument) {
+  struct Params {
+    cl_int a;
+    cl_float b;
+    cl_long c;
+    cl_char d;
+  };
+  static_assert(sizeof(Params) == 24);
+  Program program = build(kernels::arguments);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "struct_arg");
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_long));
+  Params p{};
+  p.a = -123456;
+  p.b = 7.5f;
+  p.c = cl_long(1) << 40;
+  p.d = -5;
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof(p), &p));
+  ASSERT_CL(setArg(k, 1, out.get()));
+  run1D(k, 1);
+  EXPECT_EQ(read<cl_long>(out, 4), (std::vector<cl_long>{-123456, 15, cl_long(1) << 40, -5}));
+}
+
+TEST_P(ExecutionTest, DoubleArgument) {
+  if (deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG) == 0)
+    GTEST_SKIP() << "no double precision";
+  Program program = build(kernels::double_args);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "double_arg");
+  constexpr size_t n = 256;
+  std::vector<double> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<double>(i) / 3.0 - 40.0;
+  Mem min = input(in), out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(double));
+  const double d = 1.0 / 7.0;
+  setArgs(k, d, min.get(), out.get());
+  run1D(k, n);
+  auto r = read<double>(out, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r[i], std::fma(in[i], d, 0.25)) << i;
+}
+
+TEST_P(ExecutionTest, LocalPointerArgument) {
+  Program program = build(kernels::arguments);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "local_slot");
+  constexpr size_t n = 256, local = 16;
+  Mem out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int));
+  ASSERT_CL(clSetKernelArg(k, 0, local * sizeof(cl_int), nullptr));
+  ASSERT_CL(setArg(k, 1, out.get()));
+  ASSERT_CL(setArg(k, 2, cl_int(3)));
+  run1D(k, n, local);
+  auto r = read<cl_int>(out, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r[i], static_cast<cl_int>(i * 3 + i % local)) << i;
+  // Changing the local size between enqueues.
+  ASSERT_CL(clSetKernelArg(k, 0, 64 * sizeof(cl_int), nullptr));
+  ASSERT_CL(setArg(k, 2, cl_int(-1)));
+  run1D(k, n, 64);
+  r = read<cl_int>(out, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r[i], static_cast<cl_int>(-static_cast<int>(i) + static_cast<int>(i % 64))) << i;
+}
+
+TEST_P(ExecutionTest, NullBufferArgument) {
+  Program program = build(kernels::arguments);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "null_buffer");
+  constexpr size_t n = 8;
+  Mem out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int));
+  ASSERT_CL(setArg(k, 1, out.get()));
+  // arg_value NULL...
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof(cl_mem), nullptr));
+  run1D(k, n);
+  EXPECT_EQ(read<cl_int>(out, n), std::vector<cl_int>(n, 1));
+  // ...or pointing at a NULL cl_mem: both pass a NULL pointer.
+  Mem real = buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+  ASSERT_CL(setArg(k, 0, real.get()));
+  run1D(k, n);
+  EXPECT_EQ(read<cl_int>(out, n), std::vector<cl_int>(n, 2));
+  EXPECT_EQ(read<cl_int>(real, 1)[0], 7);
+  cl_mem none = nullptr;
+  ASSERT_CL(setArg(k, 0, none));
+  run1D(k, n);
+  EXPECT_EQ(read<cl_int>(out, n), std::vector<cl_int>(n, 1));
+}
+
+TEST_P(ExecutionTest, SubBufferArgument) {
+  size_t align = deviceInfo<cl_uint>(device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+  size_t total = 3 * align / sizeof(cl_int), first = align / sizeof(cl_int), count = align / sizeof(cl_int);
+  std::vector<cl_int> zeros(total, 0);
+  Mem parent = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total * sizeof(cl_int), zeros.data());
+  cl_buffer_region region{align, align};
+  cl_int err = CL_SUCCESS;
+  Mem sub(clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+  ASSERT_CL(err);
+  Kernel k = kernel(arithmetic_, "set_value");
+  setArgs(k, sub.get(), cl_int(6));
+  run1D(k, count);
+  auto r = read<cl_int>(parent, total);
+  for (size_t i = 0; i < total; ++i)
+    ASSERT_EQ(r[i], i >= first && i < first + count ? 6 : 0) << i;
+}
+
+TEST_P(ExecutionTest, ArgumentsAreCapturedAtEnqueue) {
+  // Changing an argument after clEnqueueNDRangeKernel does not affect the
+  // enqueued command.
+  Kernel k = kernel(arithmetic_, "set_value");
+  Mem a = buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int)), b = buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  setArgs(k, a.get(), cl_int(1));
+  run1D(k, 64);
+  setArgs(k, b.get(), cl_int(2));
+  run1D(k, 64);
+  EXPECT_EQ(read<cl_int>(a, 64), std::vector<cl_int>(64, 1));
+  EXPECT_EQ(read<cl_int>(b, 64), std::vector<cl_int>(64, 2));
+}
+
+CLTEST_INSTANTIATE(ExecutionTest);
