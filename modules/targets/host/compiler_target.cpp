@@ -1,0 +1,53 @@
+// The host compiler: the shared CPU compiler for the process's own CPU.
+#include "compiler/cpu_binary.h"
+#include "compiler/cpu_target.h"
+#include "executable.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+
+namespace host {
+namespace {
+
+std::string hostFeatureString() {
+  llvm::SmallVector<std::string, 64> features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(features);
+  return llvm::join(features, ",");
+}
+
+/// The -cl-ext list: the device's extensions plus the OpenCL C 3.0 feature
+/// macros its capabilities imply.
+std::vector<std::string> clExtensions(const mux::DeviceInfo &info) {
+  std::vector<std::string> extensions = info.extensions;
+  auto add = [&](const char *name) {
+    if (std::find(extensions.begin(), extensions.end(), name) == extensions.end())
+      extensions.push_back(name);
+  };
+  if (info.int64)
+    add("__opencl_c_int64");
+  if (info.fp64)
+    add("__opencl_c_fp64");
+  if (info.fp16)
+    add("__opencl_c_fp16");
+  return extensions;
+}
+
+} // namespace
+
+std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info) {
+  compiler::CpuTargetConfig config;
+  config.name = info.targetName.empty() ? "host" : info.targetName;
+  config.triple = llvm::sys::getProcessTriple();
+  config.cpu = llvm::sys::getHostCPUName().str();
+  config.features = hostFeatureString();
+  config.extensions = clExtensions(info);
+  config.binaryMagic = std::string(compiler::kHostBinaryMagic);
+  return compiler::createCpuTarget(std::move(config));
+}
+
+} // namespace host

@@ -1,0 +1,184 @@
+#include "compiler/cpu_pipeline.h"
+
+#include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/passes.h"
+#include "mux/status.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+#include <mutex>
+
+namespace compiler {
+namespace {
+
+/// Sum of the fixed-size allocas of `function`: its private memory.
+uint64_t staticAllocaBytes(const llvm::Function &function) {
+  const llvm::DataLayout &layout = function.getDataLayout();
+  uint64_t bytes = 0;
+  for (const llvm::Instruction &instruction : function.getEntryBlock())
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      if (auto size = alloca->getAllocationSize(layout); size && !size->isScalable())
+        bytes += size->getFixedValue();
+  return bytes;
+}
+
+void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  passes.run(module, modules);
+}
+
+} // namespace
+
+void initializeLLVMTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const CodegenConfig &config, bool optDisable) {
+  initializeLLVMTargets();
+  llvm::Triple triple(config.triple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return mux::makeError(mux::Status::Unsupported, "no LLVM target for " + config.triple + ": " + error);
+  llvm::TargetOptions options;
+  auto level = optDisable ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, config.cpu, config.features, options, llvm::Reloc::PIC_, llvm::CodeModel::Small, level));
+  if (!machine)
+    return mux::makeError(mux::Status::Unsupported, "cannot create a code generator for " + config.triple);
+  return machine;
+}
+
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels,
+                               std::vector<uint64_t> &privateSizes) {
+  if (llvm::Error error = checkSupportedFeatures(module))
+    return error;
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(LowerExactBuiltinsPass());
+    passes.addPass(LowerAtomicBuiltinsPass());
+    passes.addPass(PrepareInliningPass());
+    passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    passes.addPass(LowerWorkItemBuiltinsPass());
+    runModulePasses(module, passes);
+  }
+  privateSizes.clear();
+  for (const KernelInfo &kernel : kernels) {
+    llvm::Function *workItem = module.getFunction(kWorkItemPrefix + kernel.name);
+    privateSizes.push_back(workItem ? staticAllocaBytes(*workItem) : 0);
+  }
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(KernelWrapperPass());
+    passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+    runModulePasses(module, passes);
+  }
+  // Only the entry points stay visible; everything else may be removed.
+  for (llvm::GlobalValue &global : module.global_values()) {
+    if (global.isDeclaration() || global.getName().starts_with(abi::kEntryPrefix))
+      continue;
+    global.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(llvm::GlobalDCEPass());
+    runModulePasses(module, passes);
+  }
+  if (llvm::Error error = checkUnresolvedSymbols(module))
+    return error;
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(module, &stream))
+    return mux::makeError(mux::Status::Failure, "internal compiler error: invalid IR after lowering: " + problems);
+  return llvm::Error::success();
+}
+
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable) {
+  module.setDataLayout(machine.createDataLayout());
+  module.setTargetTriple(machine.getTargetTriple());
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("target-cpu", machine.getTargetCPU());
+    function.addFnAttr("target-features", machine.getTargetFeatureString());
+  }
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = !optDisable;
+  tuning.SLPVectorization = !optDisable;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager passes = optDisable ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                              : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, modules);
+}
+
+llvm::Expected<std::vector<std::byte>> emitObject(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return mux::makeError(mux::Status::Unsupported, "the code generator cannot emit object files");
+  passes.run(module);
+  const auto *begin = reinterpret_cast<const std::byte *>(buffer.data());
+  return std::vector<std::byte>(begin, begin + buffer.size());
+}
+
+void applyFastMathFlags(llvm::Module &module, bool noNaNsInfs, bool noSignedZeros, bool unsafe, bool denormsAreZero) {
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    if (denormsAreZero)
+      function.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      if (!llvm::isa<llvm::FPMathOperator>(instruction))
+        continue;
+      if (unsafe) {
+        instruction.setFast(true);
+        continue;
+      }
+      if (noNaNsInfs) {
+        instruction.setHasNoNaNs(true);
+        instruction.setHasNoInfs(true);
+      }
+      if (noSignedZeros)
+        instruction.setHasNoSignedZeros(true);
+    }
+  }
+}
+
+} // namespace compiler

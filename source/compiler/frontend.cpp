@@ -1,0 +1,157 @@
+#include "compiler/frontend.h"
+
+#include "mux/status.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Options/OptionUtils.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace compiler {
+namespace {
+
+/// Embedded headers live in this virtual directory, searched with -I.
+constexpr const char *kHeaderDir = "/polymux-embedded-headers";
+/// The name diagnostics show for the program source.
+constexpr const char *kSourceName = "<program source>";
+
+std::string clStdName(unsigned version) {
+  return "-cl-std=CL" + std::to_string(version / 100) + "." + std::to_string(version / 10 % 10);
+}
+
+std::vector<std::string> frontendArguments(const BuildOptions &options, const FrontendConfig &config, bool hasHeaders) {
+  std::vector<std::string> args = {
+      "-triple", config.triple, "-emit-llvm", "-disable-llvm-passes",
+      // Optimisation happens after linking; -O2 keeps Clang from marking
+      // functions optnone (-cl-opt-disable is honoured at finalize time).
+      "-O2", clStdName(options.clStd), "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
+      "-resource-dir", clangResourceDir(), "-internal-isystem", clangResourceDir() + "/include",
+      "-cl-ext=" + clExtOption(config.extensions),
+      // Work-item loops run many work-items per call: no stack protector.
+      "-stack-protector", "0", "-mrelocation-model", "pic", "-pic-level", "2", "-ffp-contract=on", "-x", "cl"};
+  if (!config.cpu.empty()) {
+    args.push_back("-target-cpu");
+    args.push_back(config.cpu);
+  }
+  if (hasHeaders) {
+    args.push_back("-I");
+    args.push_back(kHeaderDir);
+  }
+  for (const std::string &dir : options.includeDirs) {
+    args.push_back("-I");
+    args.push_back(dir);
+  }
+  for (const std::string &define : options.defines) {
+    args.push_back("-D");
+    args.push_back(define);
+  }
+  auto flag = [&](bool enabled, const char *name) {
+    if (enabled)
+      args.push_back(name);
+  };
+  flag(options.madEnable, "-cl-mad-enable");
+  flag(options.noSignedZeros, "-cl-no-signed-zeros");
+  flag(options.unsafeMath, "-cl-unsafe-math-optimizations");
+  flag(options.finiteMathOnly, "-cl-finite-math-only");
+  flag(options.fastRelaxedMath, "-cl-fast-relaxed-math");
+  flag(options.denormsAreZero, "-cl-denorms-are-zero");
+  flag(options.singlePrecisionConstant, "-cl-single-precision-constant");
+  flag(options.correctlyRoundedDivideSqrt, "-cl-fp32-correctly-rounded-divide-sqrt");
+  flag(options.uniformWorkGroupSize, "-cl-uniform-work-group-size");
+  flag(options.noWarnings, "-w");
+  flag(options.warningsAsErrors, "-Werror");
+  if (options.debugInfo) {
+    args.push_back("-debug-info-kind=limited");
+    args.push_back("-dwarf-version=4");
+  }
+  return args;
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const Header> headers) {
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  if (headers.empty())
+    return overlay;
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const Header &header : headers) {
+    llvm::SmallString<128> path(kHeaderDir);
+    llvm::sys::path::append(path, header.name);
+    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(header.source, header.name));
+  }
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+} // namespace
+
+const std::string &clangResourceDir() {
+  static const std::string dir = [] {
+    llvm::SmallString<256> clang(POLYMUX_LLVM_TOOLS_DIR);
+    llvm::sys::path::append(clang, "clang");
+    return clang::GetResourcesPath(clang);
+  }();
+  return dir;
+}
+
+std::string clExtOption(std::span<const std::string> extensions) {
+  std::string value = "-all";
+  for (const std::string &extension : extensions)
+    value += ",+" + extension;
+  return value;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &context, std::string_view source,
+                                                             const BuildOptions &options,
+                                                             std::span<const Header> headers,
+                                                             const FrontendConfig &config, std::string &log) {
+  if (options.clStd > config.maxClStd)
+    return mux::makeError(mux::Status::InvalidArgument,
+                          "invalid build option '" + clStdName(options.clStd) + "': the device supports up to CL" +
+                              std::to_string(config.maxClStd / 100) + "." + std::to_string(config.maxClStd / 10 % 10));
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  std::vector<std::string> arguments = frontendArguments(options, config, !headers.empty());
+  std::vector<const char *> argv;
+  for (const std::string &argument : arguments)
+    argv.push_back(argument.c_str());
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    clang::DiagnosticOptions diagnosticOptions;
+    clang::TextDiagnosticPrinter printer(diagnosticStream, diagnosticOptions);
+    clang::DiagnosticsEngine engine(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagnosticOptions, &printer,
+                                    false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, engine)) {
+      log += diagnostics;
+      return mux::makeError(mux::Status::Failure, "the front end rejected its arguments");
+    }
+  }
+  invocation->getDiagnosticOpts().ShowColors = false;
+  // Clang's lexer needs a null-terminated buffer: copy.
+  auto sourceBuffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), kSourceName);
+  invocation->getFrontendOpts().Inputs = {
+      clang::FrontendInputFile(sourceBuffer->getMemBufferRef(), clang::InputKind(clang::Language::OpenCL))};
+
+  clang::CompilerInstance instance(invocation);
+  instance.createVirtualFileSystem(fileSystemWith(headers));
+  auto *printer = new clang::TextDiagnosticPrinter(diagnosticStream, instance.getDiagnosticOpts());
+  instance.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the log too, as clang prints it.
+  instance.setVerboseOutputStream(diagnosticStream);
+
+  clang::EmitLLVMOnlyAction action(&context);
+  bool succeeded = instance.ExecuteAction(action);
+  log += diagnostics;
+  std::unique_ptr<llvm::Module> module = succeeded ? action.takeModule() : nullptr;
+  if (!module)
+    return mux::makeError(mux::Status::Failure, "the program source failed to compile");
+  return module;
+}
+
+} // namespace compiler

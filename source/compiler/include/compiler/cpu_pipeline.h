@@ -1,0 +1,47 @@
+// The finalize pipeline for CPU-like targets (host, riscv_sim): the shared
+// passes, LLVM optimisation and object emission.
+#pragma once
+
+#include "compiler/kernel_info.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace compiler {
+
+struct CodegenConfig {
+  std::string triple;
+  std::string cpu;
+  std::string features; ///< "+avx2,-avx512f,..."
+};
+
+/// Registers LLVM's targets once (thread-safe).
+void initializeLLVMTargets();
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const CodegenConfig &config, bool optDisable);
+
+/// Runs the shared passes (see passes.h) on a linked module: afterwards it
+/// defines one `__polymux_entry_<k>` per kernel and nothing else external.
+/// Fails with the passes' errors (meant for the build log). On success
+/// `privateSizes[i]` estimates the stack bytes per work-item of kernel i of
+/// `kernels` (kernelInfos() of the module before this call).
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels,
+                               std::vector<uint64_t> &privateSizes);
+
+/// The O3 pipeline (O0 with `optDisable`) for `machine`.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable);
+
+/// Emits a relocatable object file.
+llvm::Expected<std::vector<std::byte>> emitObject(llvm::Module &module, llvm::TargetMachine &machine);
+
+/// Applies link-time math options (-cl-fast-relaxed-math, ...) to every
+/// floating-point instruction and function of `module`.
+void applyFastMathFlags(llvm::Module &module, bool noNaNsInfs, bool noSignedZeros, bool unsafe, bool denormsAreZero);
+
+} // namespace compiler

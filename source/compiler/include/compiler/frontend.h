@@ -1,0 +1,46 @@
+// The OpenCL C front end: Clang 22 in-process, source -> llvm::Module.
+#pragma once
+
+#include "compiler/build_options.h"
+#include "compiler/target.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace compiler {
+
+/// What the front end needs to know about the device it compiles for.
+struct FrontendConfig {
+  std::string triple;
+  std::string cpu; ///< -target-cpu; empty for the triple's default
+  /// Extensions (cl_khr_fp64, ...) and OpenCL C 3.0 feature macros
+  /// (__opencl_c_fp64, ...) the device supports; everything else is disabled.
+  std::vector<std::string> extensions;
+  /// Highest OpenCL C version the device accepts (100 * major + 10 * minor).
+  unsigned maxClStd = 300;
+};
+
+/// Compiles `source` with `options` to an llvm::Module in `context`. Clang's
+/// diagnostics are appended to `log` verbatim. Fails with Status::Failure when
+/// the source does not compile. Kernel argument metadata (names, type names)
+/// is always emitted. Thread-safe.
+llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &context, std::string_view source,
+                                                             const BuildOptions &options,
+                                                             std::span<const Header> headers,
+                                                             const FrontendConfig &config, std::string &log);
+
+/// Clang's resource directory (holds include/opencl-c-base.h), derived from
+/// the LLVM installation the project was configured with.
+const std::string &clangResourceDir();
+
+/// The `-cl-ext=` value that enables exactly `extensions`.
+std::string clExtOption(std::span<const std::string> extensions);
+
+} // namespace compiler

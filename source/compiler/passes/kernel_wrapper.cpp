@@ -1,0 +1,135 @@
+// Emits the CPU entry point of each kernel: unpack the packed argument block,
+// then run every work-item of the group in z/y/x loops. The innermost loop is
+// kept trivial (one induction variable, invariant bound) so that LLVM's loop
+// vectoriser can run consecutive work-items in SIMD lanes.
+#include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/passes.h"
+#include "work_group_info_fields.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+namespace compiler {
+namespace {
+
+/// Loads the kernel arguments from the packed block `packed`.
+llvm::SmallVector<llvm::Value *, 12> unpackArguments(llvm::IRBuilder<> &builder, llvm::Function &workItem,
+                                                     llvm::Value *packed) {
+  const llvm::DataLayout &layout = workItem.getDataLayout();
+  llvm::SmallVector<llvm::Value *, 12> values;
+  uint64_t offset = 0;
+  unsigned count = workItem.arg_size() - 4;
+  for (unsigned i = 0; i < count; ++i) {
+    llvm::Argument *argument = workItem.getArg(i);
+    llvm::Type *type = argument->getType();
+    bool byValue = argument->hasByValAttr();
+    uint64_t size = byValue ? layout.getTypeAllocSize(argument->getParamByValType()).getFixedValue()
+                            : layout.getTypeAllocSize(type).getFixedValue();
+    offset = abi::alignTo(offset, abi::packedArgAlignment(size));
+    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), packed, offset);
+    if (byValue) {
+      // byval: the callee works on its own copy, so the packed bytes serve.
+      values.push_back(address);
+    } else {
+      // The block's base alignment is the runtime's choice: assume none.
+      values.push_back(builder.CreateAlignedLoad(type, address, llvm::Align(1), argument->getName()));
+    }
+    offset += size;
+  }
+  return values;
+}
+
+struct Loop {
+  llvm::PHINode *index;
+  llvm::BasicBlock *body;
+  llvm::BasicBlock *latch; ///< branch back here when the body is done
+};
+
+/// Opens `for (index = 0; index < bound; ++index)` at the builder's position,
+/// leaving the builder in the body. `exit` is where the loop leaves to.
+Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *exit, llvm::StringRef name) {
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = function->getContext();
+  llvm::BasicBlock *preheader = builder.GetInsertBlock();
+  auto *header = llvm::BasicBlock::Create(context, name + ".header", function, exit);
+  auto *body = llvm::BasicBlock::Create(context, name + ".body", function, exit);
+  auto *latch = llvm::BasicBlock::Create(context, name + ".latch", function, exit);
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2, name);
+  index->addIncoming(builder.getInt64(0), preheader);
+  builder.CreateCondBr(builder.CreateICmpULT(index, bound), body, exit);
+  builder.SetInsertPoint(latch);
+  llvm::Value *next = builder.CreateNUWAdd(index, builder.getInt64(1), name + ".next");
+  index->addIncoming(next, latch);
+  builder.CreateBr(header);
+  builder.SetInsertPoint(body);
+  return {index, body, latch};
+}
+
+void emitEntry(llvm::Function &workItem) {
+  llvm::Module &module = *workItem.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  std::string kernelName = workItem.getFnAttribute(kWorkItemAttribute).getValueAsString().str();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer, pointer}, false);
+  auto *entry =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, abi::kEntryPrefix + kernelName, module);
+  // Codegen attributes (target-cpu, target-features, fp modes) follow the kernel.
+  llvm::AttrBuilder attributes(context, workItem.getAttributes().getFnAttrs());
+  attributes.removeAttribute(llvm::Attribute::AlwaysInline);
+  attributes.removeAttribute(kWorkItemAttribute);
+  attributes.removeAttribute(llvm::Attribute::Convergent);
+  attributes.addAttribute(llvm::Attribute::NoUnwind);
+  entry->addFnAttrs(attributes);
+  entry->setDSOLocal(true);
+  // The kernel cannot reach the argument block or the info except through
+  // these pointers, and never writes them.
+  for (unsigned i = 0; i < 2; ++i) {
+    entry->addParamAttr(i, llvm::Attribute::NoAlias);
+    entry->addParamAttr(i, llvm::Attribute::NoUndef);
+    entry->addParamAttr(i, llvm::Attribute::getWithCaptureInfo(context, llvm::CaptureInfo::none()));
+    entry->addParamAttr(i, llvm::Attribute::ReadOnly);
+  }
+  llvm::Argument *packed = entry->getArg(0);
+  llvm::Argument *info = entry->getArg(1);
+  packed->setName("packed.args");
+  info->setName("wg.info");
+
+  auto *start = llvm::BasicBlock::Create(context, "entry", entry);
+  auto *exit = llvm::BasicBlock::Create(context, "exit", entry);
+  llvm::IRBuilder<> builder(start);
+  llvm::SmallVector<llvm::Value *, 16> arguments = unpackArguments(builder, workItem, packed);
+  llvm::StructType *infoType = workGroupInfoType(context);
+  std::array<llvm::Value *, 3> localSize;
+  for (unsigned d = 0; d < 3; ++d) {
+    llvm::Value *address = builder.CreateInBoundsGEP(
+        infoType, info, {builder.getInt32(0), builder.getInt32(info_field::LocalSize), builder.getInt32(d)});
+    auto *load = builder.CreateAlignedLoad(builder.getInt64Ty(), address, llvm::Align(8), "local.size");
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+    localSize[d] = load;
+  }
+  Loop z = openLoop(builder, localSize[2], exit, "wi.z");
+  Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
+  Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
+  arguments.append({info, x.index, y.index, z.index});
+  llvm::CallInst *call = builder.CreateCall(&workItem, arguments);
+  call->setCallingConv(workItem.getCallingConv());
+  builder.CreateBr(x.latch);
+  builder.SetInsertPoint(exit);
+  builder.CreateRetVoid();
+}
+
+} // namespace
+
+llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  llvm::SmallVector<llvm::Function *, 8> workItems;
+  for (llvm::Function &function : module)
+    if (function.hasFnAttribute(kWorkItemAttribute) && !function.isDeclaration())
+      workItems.push_back(&function);
+  for (llvm::Function *workItem : workItems)
+    emitEntry(*workItem);
+  return workItems.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
+}
+
+} // namespace compiler

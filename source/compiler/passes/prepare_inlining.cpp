@@ -1,0 +1,24 @@
+// Makes helper functions internal and always-inline so that each kernel
+// becomes one self-contained function (OpenCL C forbids recursion).
+#include "compiler/kernel_metadata.h"
+#include "compiler/passes.h"
+
+namespace compiler {
+
+llvm::PreservedAnalyses PrepareInliningPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  bool changed = false;
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    function.removeFnAttr(llvm::Attribute::OptimizeNone);
+    function.removeFnAttr(llvm::Attribute::NoInline);
+    changed = true;
+    if (isKernel(function))
+      continue;
+    function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    function.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+} // namespace compiler

@@ -1,0 +1,30 @@
+// compiler::abi::WorkGroupInfo as an LLVM struct type.
+#include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/passes.h"
+
+#include "llvm/IR/DerivedTypes.h"
+
+#include <cstddef>
+
+namespace compiler {
+
+// The field indices the passes use must match the C++ layout.
+static_assert(offsetof(abi::WorkGroupInfo, globalOffset) == 8);
+static_assert(offsetof(abi::WorkGroupInfo, globalSize) == 32);
+static_assert(offsetof(abi::WorkGroupInfo, enqueuedLocalSize) == 56);
+static_assert(offsetof(abi::WorkGroupInfo, localSize) == 80);
+static_assert(offsetof(abi::WorkGroupInfo, numGroups) == 104);
+static_assert(offsetof(abi::WorkGroupInfo, groupId) == 128);
+static_assert(offsetof(abi::WorkGroupInfo, localMemory) == 152);
+
+llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
+  if (auto *existing = llvm::StructType::getTypeByName(context, "polymux.WorkGroupInfo"))
+    return existing;
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::Type *triple = llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 3);
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  return llvm::StructType::create(context, {i32, i32, triple, triple, triple, triple, triple, triple, pointer},
+                                  "polymux.WorkGroupInfo");
+}
+
+} // namespace compiler

@@ -1,0 +1,258 @@
+// The shared passes on small OpenCL C inputs, checked with FileCheck.
+#include "compiler/kernel_metadata.h"
+#include "compiler/passes.h"
+
+#include "test_support.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+namespace compiler::test {
+namespace {
+
+void run(llvm::Module &module, llvm::ModulePassManager &passes) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  passes.run(module, modules);
+}
+
+/// Inlines helpers into kernels and lowers the work-item builtins.
+void lowerWorkItems(llvm::Module &module) {
+  llvm::ModulePassManager passes;
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  passes.addPass(LowerWorkItemBuiltinsPass());
+  run(module, passes);
+}
+
+TEST(Passes, LowerWorkItemBuiltins) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, R"(
+size_t helper(void) { return get_local_size(1) + get_work_dim(); }
+__kernel void k(__global ulong *out, uint dim) {
+  out[get_global_id(0)] = helper() + get_global_id(dim) + get_local_id(2) + get_num_groups(5);
+}
+)");
+  ASSERT_TRUE(module);
+  lowerWorkItems(*module);
+  EXPECT_EQ(module->getFunction("k"), nullptr) << "the kernel is replaced by its work-item function";
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: define internal void @__polymux_work_item_k(ptr {{.*}}%out, i32 {{.*}}%dim, ptr %wg.info, i64 %local.x, i64 %local.y, i64 %local.z) [[ATTRS:#[0-9]+]]
+; get_global_id(0) = groupId[0] * enqueuedLocalSize[0] + local.x + globalOffset[0]
+CHECK-DAG: [[GROUP:%[0-9a-z.]+]] = load i64, ptr {{.*}}!invariant.load
+CHECK-DAG: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 7, i32 0
+CHECK-DAG: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 4, i32 0
+CHECK-DAG: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 2, i32 0
+CHECK-DAG: add i64 {{.*}}, %local.x
+; get_local_size(1) and get_work_dim() from the inlined helper
+CHECK-DAG: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 5, i32 1
+CHECK-DAG: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 0{{$}}
+; get_global_id(dim) selects among the dimensions
+CHECK-DAG: icmp eq i32 {{%.*}}, 2
+CHECK-DAG: select i1
+; get_num_groups(5) is 1
+CHECK-DAG: add i64 {{.*}}, 1{{$}}
+CHECK-NOT: call {{.*}}@_Z
+CHECK: ret void
+CHECK: attributes [[ATTRS]] = {{.*}}"polymux-work-item-function"="k"
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Passes, KernelWrapperUnpacksArgumentsAndLoops) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, R"(
+__kernel void k(__global float *a, int n, float3 v, char c, __global int *b, __local float *l) {
+  a[get_global_id(0)] = n + v.y + c + b[0] + l[0];
+}
+)");
+  ASSERT_TRUE(module);
+  lowerWorkItems(*module);
+  llvm::ModulePassManager passes;
+  passes.addPass(KernelWrapperPass());
+  run(*module, passes);
+  // Offsets per cpu_kernel_abi.h: a 0, n 8, v 16 (16 bytes), c 32, b 40, l 48.
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(ptr noalias noundef readonly captures(none) %packed.args, ptr noalias noundef readonly captures(none) %wg.info)
+CHECK: %a = load ptr, ptr {{%.*}}, align 1
+CHECK: [[N:%.*]] = getelementptr inbounds i8, ptr %packed.args, i64 8
+CHECK: %n = load i32, ptr [[N]], align 1
+CHECK: [[V:%.*]] = getelementptr inbounds i8, ptr %packed.args, i64 16
+CHECK: %v = load <3 x float>, ptr [[V]], align 1
+CHECK: [[C:%.*]] = getelementptr inbounds i8, ptr %packed.args, i64 32
+CHECK: %c = load i8, ptr [[C]], align 1
+CHECK: [[B:%.*]] = getelementptr inbounds i8, ptr %packed.args, i64 40
+CHECK: %b = load ptr, ptr [[B]], align 1
+CHECK: [[L:%.*]] = getelementptr inbounds i8, ptr %packed.args, i64 48
+CHECK: %l = load ptr, ptr [[L]], align 1
+CHECK: getelementptr inbounds %polymux.WorkGroupInfo, ptr %wg.info, i32 0, i32 5, i32 0
+CHECK: wi.z.header:
+CHECK: icmp ult i64 %wi.z
+CHECK: wi.y.header:
+CHECK: wi.x.header:
+CHECK: %wi.x = phi i64 [ 0, %wi.y.body ], [ %wi.x.next, %wi.x.latch ]
+CHECK: wi.x.body:
+CHECK-NEXT: call void @__polymux_work_item_k(ptr %a, i32 %n, <3 x float> %v, i8 %c, ptr %b, ptr %l, ptr %wg.info, i64 %wi.x, i64 %wi.y, i64 %wi.z)
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Passes, ExactBuiltinsBecomeIntrinsics) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, R"(
+__kernel void k(__global float4 *f, __global int *i, __global uint *u, __global double *d) {
+  f[0] = fmin(f[1], 2.0f) + sqrt(f[2]) + fabs(f[3]) + floor(f[4]) + fma(f[5], f[6], f[7]) + clamp(f[8], 0.0f, 1.0f);
+  i[0] = clamp(i[1], -3, 3) + abs(i[2]) + popcount(i[3]) + clz(i[4]) + rotate(i[5], 3) + max(i[6], i[7]);
+  u[0] = mul_hi(u[1], u[2]) + min(u[3], u[4]) + ctz(u[5]);
+  d[0] = copysign(d[1], d[2]) + rint(d[3]) + mad(d[4], d[5], d[6]);
+}
+)",
+                               "-cl-std=CL2.0");
+  ASSERT_TRUE(module);
+  llvm::ModulePassManager passes;
+  passes.addPass(LowerExactBuiltinsPass());
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  run(*module, passes);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK-LABEL: define {{.*}}spir_kernel void @k(
+CHECK-DAG: call <4 x float> @llvm.minnum.v4f32(<4 x float> {{.*}}, <4 x float> splat (float 2.000000e+00))
+CHECK-DAG: call <4 x float> @llvm.sqrt.v4f32
+CHECK-DAG: call <4 x float> @llvm.fabs.v4f32
+CHECK-DAG: call <4 x float> @llvm.floor.v4f32
+CHECK-DAG: call <4 x float> @llvm.fma.v4f32
+CHECK-DAG: call <4 x float> @llvm.maxnum.v4f32
+CHECK-DAG: call i32 @llvm.smax.i32
+CHECK-DAG: call i32 @llvm.smin.i32
+CHECK-DAG: call i32 @llvm.abs.i32
+CHECK-DAG: call i32 @llvm.ctpop.i32
+CHECK-DAG: call i32 @llvm.ctlz.i32
+CHECK-DAG: call i32 @llvm.fshl.i32
+CHECK-DAG: zext i32 {{.*}} to i64
+CHECK-DAG: lshr i64 {{.*}}, 32
+CHECK-DAG: call i32 @llvm.umin.i32
+CHECK-DAG: call i32 @llvm.cttz.i32
+CHECK-DAG: call double @llvm.copysign.f64
+CHECK-DAG: call double @llvm.rint.f64
+CHECK-DAG: call double @llvm.fmuladd.f64
+CHECK: ret void
+CHECK-NOT: declare {{.*}}@_Z
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Passes, AtomicsFencesAndConversions) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, R"(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void k(__global int *i, __global uint *u, volatile __global long *l, __global float *f, __global int4 *v) {
+  atomic_add(i, 2);
+  atomic_min(i + 1, -3);
+  atomic_max(u, 7u);
+  atomic_inc(u + 1);
+  atomic_cmpxchg(i + 2, 0, 1);
+  atom_add(l, 5L);
+  atomic_xchg(f, 1.5f);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  v[0] = convert_int4(v[1].xyzw == 0) + convert_int4(convert_float4(v[2]) * 0.5f);
+  u[2] = convert_uint(f[1]);
+}
+)");
+  ASSERT_TRUE(module);
+  llvm::ModulePassManager passes;
+  passes.addPass(LowerExactBuiltinsPass());
+  passes.addPass(LowerAtomicBuiltinsPass());
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  run(*module, passes);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK-LABEL: define {{.*}}spir_kernel void @k(
+CHECK-DAG: atomicrmw add ptr {{.*}}, i32 2 seq_cst
+CHECK-DAG: atomicrmw min ptr {{.*}}, i32 -3 seq_cst
+CHECK-DAG: atomicrmw umax ptr {{.*}}, i32 7 seq_cst
+CHECK-DAG: atomicrmw add ptr {{.*}}, i32 1 seq_cst
+CHECK-DAG: cmpxchg ptr {{.*}}, i32 0, i32 1 seq_cst seq_cst
+CHECK-DAG: atomicrmw add ptr {{.*}}, i64 5 seq_cst
+CHECK-DAG: atomicrmw xchg ptr {{.*}}, float 1.500000e+00 seq_cst
+CHECK-DAG: fence seq_cst
+CHECK-DAG: sitofp <4 x i32> {{.*}} to <4 x float>
+CHECK-DAG: fptosi <4 x float> {{.*}} to <4 x i32>
+CHECK-DAG: fptoui float {{.*}} to i32
+CHECK: ret void
+CHECK-NOT: declare {{.*}}@_Z
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Passes, UnresolvedBuiltinsAreListed) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, "__kernel void k(__global float *p) { p[0] = sin(p[1]) + cos(p[2]); }");
+  ASSERT_TRUE(module);
+  std::vector<uint64_t> privateSizes;
+  std::string message = errorText(lowerKernelsForCpu(*module, kernelInfos(*module), privateSizes));
+  EXPECT_NE(message.find("sin(float) [_Z3sinf]"), std::string::npos) << message;
+  EXPECT_NE(message.find("cos(float) [_Z3cosf]"), std::string::npos) << message;
+}
+
+TEST(Passes, BarriersAndLocalVariablesAreUnsupported) {
+  llvm::LLVMContext context;
+  auto barrier = compileForHost(context, "__kernel void k(__global int *p) { barrier(CLK_GLOBAL_MEM_FENCE); }");
+  ASSERT_TRUE(barrier);
+  llvm::Error error = checkSupportedFeatures(*barrier);
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(mux::takeStatus(std::move(error)), mux::Status::Unsupported);
+  auto local = compileForHost(context, "__kernel void k(__global int *p) { __local int t[4]; t[0] = 1; p[0] = t[0]; }");
+  ASSERT_TRUE(local);
+  std::string message = errorText(checkSupportedFeatures(*local));
+  EXPECT_NE(message.find("__local variables (k.t)"), std::string::npos) << message;
+  // __local pointer arguments are fine.
+  auto argument = compileForHost(context, "__kernel void k(__local int *t) { t[0] = 1; }");
+  ASSERT_TRUE(argument);
+  EXPECT_EQ(errorText(checkSupportedFeatures(*argument)), "");
+}
+
+/// The STREAM triad must vectorise across work-items on the host.
+void expectVectorisedTriad(const char *indexType) {
+  llvm::LLVMContext context;
+  std::string source = std::string("__kernel void triad(__global float *a, __global const float *b, "
+                                   "__global const float *c, float s) {\n  ") +
+                       indexType + " i = get_global_id(0);\n  a[i] = b[i] + s * c[i];\n}\n";
+  auto module = compileForHost(context, source);
+  ASSERT_TRUE(module);
+  std::vector<uint64_t> privateSizes;
+  ASSERT_EQ(errorText(lowerKernelsForCpu(*module, kernelInfos(*module), privateSizes)), "");
+  CodegenConfig config{llvm::sys::getProcessTriple(), llvm::sys::getHostCPUName().str(), ""};
+  {
+    llvm::SmallVector<std::string, 64> features;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    config.features = llvm::join(features, ",");
+  }
+  auto machine = createTargetMachine(config, false);
+  ASSERT_TRUE(static_cast<bool>(machine));
+  optimizeModule(*module, **machine, false);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_triad(
+CHECK: load <{{[0-9]+}} x float>
+CHECK: store <{{[0-9]+}} x float>
+)");
+  EXPECT_TRUE(result.empty()) << "index type " << indexType << "\n" << result;
+}
+
+TEST(Passes, TriadVectorisesAcrossWorkItemsWithSizeT) { expectVectorisedTriad("size_t"); }
+TEST(Passes, TriadVectorisesAcrossWorkItemsWithInt) { expectVectorisedTriad("int"); }
+
+} // namespace
+} // namespace compiler::test
