@@ -7,6 +7,7 @@
 #include "mux/command_buffer.h"
 #include "mux/executable.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace polymux::cl {
@@ -20,6 +21,17 @@ public:
 
   Program &program() const;
   const compiler::KernelInfo &info() const;
+
+  /// The mux kernel for `device`, created from the program's executable on
+  /// first use and kept for the kernel's lifetime.
+  llvm::Expected<mux::Kernel *> muxKernel(Device &device);
+  /// The argument values as `device` sees them, plus the memory objects they
+  /// reference (to keep alive while a launch is in flight). Fails with
+  /// CL_INVALID_KERNEL_ARGS when an argument is not set, or the error of
+  /// placing a buffer on `device`.
+  cl_int deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std::vector<Ref<ObjectBase>> &keepAlive);
+  /// Bytes of __local memory the __local pointer arguments set so far take.
+  uint64_t localArgBytes() const;
 
   struct Impl;
   explicit Kernel(std::unique_ptr<Impl> impl);

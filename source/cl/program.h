@@ -6,6 +6,12 @@
 #include "compiler/target.h"
 #include "mux/executable.h"
 
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
 namespace polymux::cl {
 
 class Context;
@@ -21,6 +27,22 @@ public:
   compiler::Module *module(const Device &device) const;
   /// The mux executable loaded from module(device)->binary(), loaded once.
   llvm::Expected<mux::Executable *> executable(Device &device);
+
+  /// The devices the program is associated with.
+  std::span<Device *const> devices() const;
+  /// Whether `device` has a successfully built executable.
+  bool hasExecutable(const Device &device) const;
+  /// ProgramBinaryFlag bits (program_binary.h) of the build for `device`.
+  uint32_t buildFlags(const Device &device) const;
+  /// Finds kernel `name` in the built executables and, on success, counts a
+  /// kernel as attached (rebuilds fail with CL_INVALID_OPERATION until
+  /// detachKernel()). Returns CL_INVALID_PROGRAM_EXECUTABLE,
+  /// CL_INVALID_KERNEL_NAME or CL_INVALID_KERNEL_DEFINITION on failure.
+  cl_int attachKernel(std::string_view name, compiler::KernelInfo &info);
+  void detachKernel();
+  /// Kernel names of the built executable (first device that has one), or
+  /// nullopt when no device has an executable.
+  std::optional<std::vector<std::string>> kernelNames() const;
 
   struct Impl;
   explicit Program(std::unique_ptr<Impl> impl);

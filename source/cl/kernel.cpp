@@ -1,0 +1,411 @@
+// Kernel objects: creation from a built program, argument state
+// (clSetKernelArg), clGetKernelInfo and clGetKernelArgInfo. Work-group and
+// sub-group queries are in kernel_query.cpp, launches in ndrange.cpp.
+#include "kernel.h"
+
+#include "context.h"
+#include "device.h"
+#include "info.h"
+#include "memory.h"
+#include "program.h"
+#include "program_binary.h"
+#include "program_impl.h"
+
+#include <mutex>
+#include <new>
+
+namespace polymux::cl {
+
+/// One argument's value as set by clSetKernelArg.
+struct ArgValue {
+  bool set = false;
+  Ref<MemObject> memory;        ///< buffer arguments; null for a NULL pointer
+  std::vector<std::byte> bytes; ///< by-value arguments
+  uint64_t localSize = 0;       ///< __local pointer arguments
+};
+
+struct Kernel::Impl {
+  Ref<Program> program; // declared first: outlives the mux kernels below
+  compiler::KernelInfo info;
+  mutable std::mutex mutex;
+  std::vector<ArgValue> args;
+  std::vector<std::pair<const Device *, std::unique_ptr<mux::Kernel>>> muxKernels;
+};
+
+Kernel::Kernel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Kernel::~Kernel() {
+  // The mux kernels go before the program may rebuild (and drop) the
+  // executable they came from.
+  impl_->muxKernels.clear();
+  impl_->program->detachKernel();
+}
+
+Program &Kernel::program() const { return *impl_->program; }
+const compiler::KernelInfo &Kernel::info() const { return impl_->info; }
+
+llvm::Expected<mux::Kernel *> Kernel::muxKernel(Device &device) {
+  std::lock_guard lock(impl_->mutex);
+  for (auto &[owner, kernel] : impl_->muxKernels)
+    if (owner == &device)
+      return kernel.get();
+  auto executable = impl_->program->executable(device);
+  if (!executable)
+    return executable.takeError();
+  auto kernel = (*executable)->createKernel(impl_->info.name);
+  if (!kernel)
+    return kernel.takeError();
+  impl_->muxKernels.emplace_back(&device, std::move(*kernel));
+  return impl_->muxKernels.back().second.get();
+}
+
+cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std::vector<Ref<ObjectBase>> &keepAlive) {
+  std::lock_guard lock(impl_->mutex);
+  args.clear();
+  args.reserve(impl_->args.size());
+  for (size_t i = 0; i < impl_->args.size(); ++i) {
+    const ArgValue &value = impl_->args[i];
+    if (!value.set)
+      return CL_INVALID_KERNEL_ARGS;
+    mux::KernelArg arg;
+    switch (impl_->info.args[i].kind) {
+    case compiler::KernelArgInfo::Kind::GlobalPointer:
+    case compiler::KernelArgInfo::Kind::ConstantPointer:
+      arg.kind = mux::KernelArg::Kind::Buffer;
+      if (value.memory) {
+        auto binding = value.memory->binding(device);
+        if (!binding) {
+          std::string ignored;
+          return errorCodeFor(takeStatusAndMessage(binding.takeError(), ignored), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        }
+        if (binding->offset % device.info().memBaseAddrAlign != 0)
+          return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+        arg.buffer = binding->buffer;
+        arg.offset = binding->offset;
+        keepAlive.push_back(value.memory);
+      }
+      break;
+    case compiler::KernelArgInfo::Kind::LocalPointer:
+      arg.kind = mux::KernelArg::Kind::Local;
+      arg.localSize = value.localSize;
+      break;
+    case compiler::KernelArgInfo::Kind::Value:
+      arg.kind = mux::KernelArg::Kind::Value;
+      arg.value = value.bytes;
+      break;
+    case compiler::KernelArgInfo::Kind::Image:
+    case compiler::KernelArgInfo::Kind::Sampler:
+      return CL_INVALID_KERNEL_ARGS; // never settable: no images or samplers
+    }
+    args.push_back(std::move(arg));
+  }
+  return CL_SUCCESS;
+}
+
+uint64_t Kernel::localArgBytes() const {
+  std::lock_guard lock(impl_->mutex);
+  uint64_t total = 0;
+  for (size_t i = 0; i < impl_->args.size(); ++i)
+    if (impl_->info.args[i].kind == compiler::KernelArgInfo::Kind::LocalPointer && impl_->args[i].set)
+      total += impl_->args[i].localSize;
+  return total;
+}
+
+} // namespace polymux::cl
+
+using namespace polymux::cl;
+
+namespace {
+
+void setError(cl_int *errcodeRet, cl_int code) {
+  if (errcodeRet)
+    *errcodeRet = code;
+}
+
+/// A new kernel for `name`; the program must have an executable.
+cl_int createKernel(Program &program, std::string_view name, Kernel *&kernel) {
+  auto impl = std::make_unique<Kernel::Impl>();
+  if (cl_int code = program.attachKernel(name, impl->info); code != CL_SUCCESS)
+    return code;
+  impl->program = &program;
+  impl->args.resize(impl->info.args.size());
+  kernel = new Kernel(std::move(impl));
+  return CL_SUCCESS;
+}
+
+/// Whether every device with an executable was built with -cl-kernel-arg-info.
+bool argInfoAvailable(const Program &program) {
+  bool any = false;
+  for (Device *device : program.devices()) {
+    if (!program.hasExecutable(*device))
+      continue;
+    if (!(program.buildFlags(*device) & BinaryFlagKernelArgInfo))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+cl_kernel_arg_address_qualifier addressQualifier(const compiler::KernelArgInfo &arg) {
+  switch (arg.kind) {
+  case compiler::KernelArgInfo::Kind::GlobalPointer:
+  case compiler::KernelArgInfo::Kind::Image:
+    return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  case compiler::KernelArgInfo::Kind::ConstantPointer:
+    return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+  case compiler::KernelArgInfo::Kind::LocalPointer:
+    return CL_KERNEL_ARG_ADDRESS_LOCAL;
+  case compiler::KernelArgInfo::Kind::Value:
+  case compiler::KernelArgInfo::Kind::Sampler:
+    return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  }
+  return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+}
+
+cl_kernel_arg_access_qualifier accessQualifier(compiler::AccessQualifier access) {
+  switch (access) {
+  case compiler::AccessQualifier::ReadOnly:
+    return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  case compiler::AccessQualifier::WriteOnly:
+    return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  case compiler::AccessQualifier::ReadWrite:
+    return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+  case compiler::AccessQualifier::None:
+    return CL_KERNEL_ARG_ACCESS_NONE;
+  }
+  return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits) {
+  cl_kernel_arg_type_qualifier result = CL_KERNEL_ARG_TYPE_NONE;
+  if (bits & compiler::QualConst)
+    result |= CL_KERNEL_ARG_TYPE_CONST;
+  if (bits & compiler::QualRestrict)
+    result |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (bits & compiler::QualVolatile)
+    result |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (bits & compiler::QualPipe)
+    result |= CL_KERNEL_ARG_TYPE_PIPE;
+  return result;
+}
+
+/// Validates one clSetKernelArg call and produces the new argument state.
+cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, size_t size, const void *value,
+                    ArgValue &out) {
+  using Kind = compiler::KernelArgInfo::Kind;
+  switch (arg.kind) {
+  case Kind::GlobalPointer:
+  case Kind::ConstantPointer: {
+    if (size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    cl_mem handle = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    if (!handle)
+      break; // a NULL pointer argument
+    MemObject *memory = MemObject::fromHandle(handle);
+    if (!memory || memory->type() != CL_MEM_OBJECT_BUFFER || &memory->context() != &kernel.program().context())
+      return CL_INVALID_MEM_OBJECT;
+    out.memory = memory;
+    break;
+  }
+  case Kind::LocalPointer:
+    if (value)
+      return CL_INVALID_ARG_VALUE;
+    if (size == 0)
+      return CL_INVALID_ARG_SIZE;
+    out.localSize = size;
+    break;
+  case Kind::Value:
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    if (size != arg.size)
+      return CL_INVALID_ARG_SIZE;
+    out.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
+    break;
+  case Kind::Image:
+    // No device supports images, so no cl_mem can be an image.
+    if (size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    return CL_INVALID_MEM_OBJECT;
+  case Kind::Sampler:
+    // Sampler objects cannot be created without image support.
+    if (size != sizeof(cl_sampler))
+      return CL_INVALID_ARG_SIZE;
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    return CL_INVALID_SAMPLER;
+  }
+  out.set = true;
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
+  Program *p = Program::fromHandle(program);
+  if (!p)
+    return setError(errcode_ret, CL_INVALID_PROGRAM), nullptr;
+  if (!kernel_name)
+    return setError(errcode_ret, CL_INVALID_VALUE), nullptr;
+  try {
+    Kernel *kernel = nullptr;
+    cl_int code = createKernel(*p, kernel_name, kernel);
+    setError(errcode_ret, code);
+    return code == CL_SUCCESS ? kernel->handle() : nullptr;
+  } catch (const std::bad_alloc &) {
+    return setError(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                                         cl_uint *num_kernels_ret) {
+  Program *p = Program::fromHandle(program);
+  if (!p)
+    return CL_INVALID_PROGRAM;
+  auto names = p->kernelNames();
+  if (!names)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (kernels && num_kernels < names->size())
+    return CL_INVALID_VALUE;
+  if (kernels) {
+    std::vector<Kernel *> created;
+    for (const std::string &name : *names) {
+      Kernel *kernel = nullptr;
+      cl_int code;
+      try {
+        code = createKernel(*p, name, kernel);
+      } catch (const std::bad_alloc &) {
+        code = CL_OUT_OF_HOST_MEMORY;
+      }
+      if (code != CL_SUCCESS) {
+        for (Kernel *k : created)
+          k->release();
+        return code;
+      }
+      created.push_back(kernel);
+    }
+    for (size_t i = 0; i < created.size(); ++i)
+      kernels[i] = created[i]->handle();
+  }
+  if (num_kernels_ret)
+    *num_kernels_ret = static_cast<cl_uint>(names->size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  Kernel *source = Kernel::fromHandle(source_kernel);
+  if (!source)
+    return setError(errcode_ret, CL_INVALID_KERNEL), nullptr;
+  try {
+    Kernel *clone = nullptr;
+    if (cl_int code = createKernel(source->program(), source->info().name, clone); code != CL_SUCCESS)
+      return setError(errcode_ret, code), nullptr;
+    {
+      std::scoped_lock lock(source->impl().mutex, clone->impl().mutex);
+      clone->impl().args = source->impl().args; // retains the memory objects
+    }
+    setError(errcode_ret, CL_SUCCESS);
+    return clone->handle();
+  } catch (const std::bad_alloc &) {
+    return setError(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  Kernel *k = Kernel::fromHandle(kernel);
+  if (!k)
+    return CL_INVALID_KERNEL;
+  k->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  Kernel *k = Kernel::fromHandle(kernel);
+  if (!k)
+    return CL_INVALID_KERNEL;
+  k->release();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                               const void *arg_value) {
+  Kernel *k = Kernel::fromHandle(kernel);
+  if (!k)
+    return CL_INVALID_KERNEL;
+  const compiler::KernelInfo &info = k->info();
+  if (arg_index >= info.args.size())
+    return CL_INVALID_ARG_INDEX;
+  try {
+    ArgValue value;
+    if (cl_int code = makeArgValue(*k, info.args[arg_index], arg_size, arg_value, value); code != CL_SUCCESS)
+      return code;
+    ArgValue previous; // released outside the lock
+    {
+      std::lock_guard lock(k->impl().mutex);
+      previous = std::move(k->impl().args[arg_index]);
+      k->impl().args[arg_index] = std::move(value);
+    }
+  } catch (const std::bad_alloc &) {
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                                                void *param_value, size_t *param_value_size_ret) {
+  Kernel *k = Kernel::fromHandle(kernel);
+  if (!k)
+    return CL_INVALID_KERNEL;
+  const compiler::KernelInfo &info = k->info();
+  auto write = [&](const auto &value) { return writeInfo(param_value_size, param_value, param_value_size_ret, value); };
+  switch (param_name) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return writeInfoString(param_value_size, param_value, param_value_size_ret, info.name);
+  case CL_KERNEL_NUM_ARGS:
+    return write(static_cast<cl_uint>(info.args.size()));
+  case CL_KERNEL_REFERENCE_COUNT:
+    return write(static_cast<cl_uint>(k->refCount()));
+  case CL_KERNEL_CONTEXT:
+    return write(k->program().context().handle());
+  case CL_KERNEL_PROGRAM:
+    return write(k->program().handle());
+  case CL_KERNEL_ATTRIBUTES:
+    return writeInfoString(param_value_size, param_value, param_value_size_ret, info.attributes);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void *param_value,
+                                                   size_t *param_value_size_ret) {
+  Kernel *k = Kernel::fromHandle(kernel);
+  if (!k)
+    return CL_INVALID_KERNEL;
+  const compiler::KernelInfo &info = k->info();
+  if (arg_index >= info.args.size())
+    return CL_INVALID_ARG_INDEX;
+  if (!argInfoAvailable(k->program()))
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  const compiler::KernelArgInfo &arg = info.args[arg_index];
+  auto write = [&](const auto &value) { return writeInfo(param_value_size, param_value, param_value_size_ret, value); };
+  switch (param_name) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    return write(addressQualifier(arg));
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return write(accessQualifier(arg.access));
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return writeInfoString(param_value_size, param_value, param_value_size_ret, arg.typeName);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    return write(typeQualifier(arg.typeQualifiers));
+  case CL_KERNEL_ARG_NAME:
+    return writeInfoString(param_value_size, param_value, param_value_size_ret, arg.name);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+} // extern "C"
