@@ -6,23 +6,34 @@
 
 #include "mux/device.h"
 
+#include <string_view>
+#include <vector>
+
 namespace polymux::cl {
 
 class Platform;
 
 class Device final : public Object<_cl_device_id, ObjectKind::Device> {
 public:
-  Device(Platform &platform, mux::Device &device) : platform_(platform), mux_(device) {}
+  Device(Platform &platform, mux::Device &device);
   static Device *fromHandle(cl_device_id handle) { return Object::fromHandle<Device>(handle); }
 
   Platform &platform() const { return platform_; }
   mux::Device &mux() const { return mux_; }
   const mux::DeviceInfo &info() const { return mux_.info(); }
+  /// The device's own type (one CL_DEVICE_TYPE_* bit, without DEFAULT).
   cl_device_type type() const;
+  /// True for the platform's CL_DEVICE_TYPE_DEFAULT device.
+  bool isDefault() const;
+
+  /// The extensions reported (CL_DEVICE_EXTENSIONS), with their versions.
+  const std::vector<cl_name_version> &extensions() const { return extensions_; }
+  bool hasExtension(std::string_view name) const;
 
 private:
   Platform &platform_;
   mux::Device &mux_;
+  std::vector<cl_name_version> extensions_;
 };
 
 } // namespace polymux::cl

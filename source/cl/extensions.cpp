@@ -1,0 +1,45 @@
+// clGetExtensionFunctionAddress[ForPlatform]: the extension entry points an
+// application can look up by name.
+#include "platform.h"
+
+#include <string_view>
+
+namespace {
+
+struct ExtensionFunction {
+  std::string_view name;
+  void *address;
+};
+
+// Functions of extensions this implementation provides. The KHR aliases of
+// core functions are listed so that code written against the extension works.
+const ExtensionFunction extensionFunctions[] = {
+    {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
+    {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
+};
+
+void *lookUp(const char *name) {
+  if (!name)
+    return nullptr;
+  for (const ExtensionFunction &function : extensionFunctions)
+    if (function.name == name)
+      return function.address;
+  return nullptr;
+}
+
+} // namespace
+
+using namespace polymux::cl;
+
+extern "C" {
+
+POLYMUX_EXPORT void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                                          const char *func_name) {
+  if (!Platform::fromHandle(platform))
+    return nullptr;
+  return lookUp(func_name);
+}
+
+POLYMUX_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_name) { return lookUp(func_name); }
+
+} // extern "C"

@@ -1,0 +1,186 @@
+// The cl_khr_icd dispatch table every handle points to, and the entry point
+// the ICD loader uses to find our platform. The table names every OpenCL
+// 1.0-3.0 entry point; the functions are defined next to the object they act
+// on (platform.cpp, memory.cpp, ...; unsupported.cpp for optional features no
+// device has). Sharing extensions (GL, D3D, DX9, EGL) and
+// cl_ext_device_fission are not supported: their slots are null.
+#include "object.h"
+#include "platform.h"
+
+namespace polymux::cl {
+
+const cl_icd_dispatch dispatchTable = {
+    // OpenCL 1.0
+    .clGetPlatformIDs = &clGetPlatformIDs,
+    .clGetPlatformInfo = &clGetPlatformInfo,
+    .clGetDeviceIDs = &clGetDeviceIDs,
+    .clGetDeviceInfo = &clGetDeviceInfo,
+    .clCreateContext = &clCreateContext,
+    .clCreateContextFromType = &clCreateContextFromType,
+    .clRetainContext = &clRetainContext,
+    .clReleaseContext = &clReleaseContext,
+    .clGetContextInfo = &clGetContextInfo,
+    .clCreateCommandQueue = &clCreateCommandQueue,
+    .clRetainCommandQueue = &clRetainCommandQueue,
+    .clReleaseCommandQueue = &clReleaseCommandQueue,
+    .clGetCommandQueueInfo = &clGetCommandQueueInfo,
+    .clSetCommandQueueProperty = &clSetCommandQueueProperty,
+    .clCreateBuffer = &clCreateBuffer,
+    .clCreateImage2D = &clCreateImage2D,
+    .clCreateImage3D = &clCreateImage3D,
+    .clRetainMemObject = &clRetainMemObject,
+    .clReleaseMemObject = &clReleaseMemObject,
+    .clGetSupportedImageFormats = &clGetSupportedImageFormats,
+    .clGetMemObjectInfo = &clGetMemObjectInfo,
+    .clGetImageInfo = &clGetImageInfo,
+    .clCreateSampler = &clCreateSampler,
+    .clRetainSampler = &clRetainSampler,
+    .clReleaseSampler = &clReleaseSampler,
+    .clGetSamplerInfo = &clGetSamplerInfo,
+    .clCreateProgramWithSource = &clCreateProgramWithSource,
+    .clCreateProgramWithBinary = &clCreateProgramWithBinary,
+    .clRetainProgram = &clRetainProgram,
+    .clReleaseProgram = &clReleaseProgram,
+    .clBuildProgram = &clBuildProgram,
+    .clUnloadCompiler = &clUnloadCompiler,
+    .clGetProgramInfo = &clGetProgramInfo,
+    .clGetProgramBuildInfo = &clGetProgramBuildInfo,
+    .clCreateKernel = &clCreateKernel,
+    .clCreateKernelsInProgram = &clCreateKernelsInProgram,
+    .clRetainKernel = &clRetainKernel,
+    .clReleaseKernel = &clReleaseKernel,
+    .clSetKernelArg = &clSetKernelArg,
+    .clGetKernelInfo = &clGetKernelInfo,
+    .clGetKernelWorkGroupInfo = &clGetKernelWorkGroupInfo,
+    .clWaitForEvents = &clWaitForEvents,
+    .clGetEventInfo = &clGetEventInfo,
+    .clRetainEvent = &clRetainEvent,
+    .clReleaseEvent = &clReleaseEvent,
+    .clGetEventProfilingInfo = &clGetEventProfilingInfo,
+    .clFlush = &clFlush,
+    .clFinish = &clFinish,
+    .clEnqueueReadBuffer = &clEnqueueReadBuffer,
+    .clEnqueueWriteBuffer = &clEnqueueWriteBuffer,
+    .clEnqueueCopyBuffer = &clEnqueueCopyBuffer,
+    .clEnqueueReadImage = &clEnqueueReadImage,
+    .clEnqueueWriteImage = &clEnqueueWriteImage,
+    .clEnqueueCopyImage = &clEnqueueCopyImage,
+    .clEnqueueCopyImageToBuffer = &clEnqueueCopyImageToBuffer,
+    .clEnqueueCopyBufferToImage = &clEnqueueCopyBufferToImage,
+    .clEnqueueMapBuffer = &clEnqueueMapBuffer,
+    .clEnqueueMapImage = &clEnqueueMapImage,
+    .clEnqueueUnmapMemObject = &clEnqueueUnmapMemObject,
+    .clEnqueueNDRangeKernel = &clEnqueueNDRangeKernel,
+    .clEnqueueTask = &clEnqueueTask,
+    .clEnqueueNativeKernel = &clEnqueueNativeKernel,
+    .clEnqueueMarker = &clEnqueueMarker,
+    .clEnqueueWaitForEvents = &clEnqueueWaitForEvents,
+    .clEnqueueBarrier = &clEnqueueBarrier,
+    .clGetExtensionFunctionAddress = &clGetExtensionFunctionAddress,
+    // cl_khr_gl_sharing
+    .clCreateFromGLBuffer = nullptr,
+    .clCreateFromGLTexture2D = nullptr,
+    .clCreateFromGLTexture3D = nullptr,
+    .clCreateFromGLRenderbuffer = nullptr,
+    .clGetGLObjectInfo = nullptr,
+    .clGetGLTextureInfo = nullptr,
+    .clEnqueueAcquireGLObjects = nullptr,
+    .clEnqueueReleaseGLObjects = nullptr,
+    .clGetGLContextInfoKHR = nullptr,
+    // cl_khr_d3d10_sharing
+    .clGetDeviceIDsFromD3D10KHR = nullptr,
+    .clCreateFromD3D10BufferKHR = nullptr,
+    .clCreateFromD3D10Texture2DKHR = nullptr,
+    .clCreateFromD3D10Texture3DKHR = nullptr,
+    .clEnqueueAcquireD3D10ObjectsKHR = nullptr,
+    .clEnqueueReleaseD3D10ObjectsKHR = nullptr,
+    // OpenCL 1.1
+    .clSetEventCallback = &clSetEventCallback,
+    .clCreateSubBuffer = &clCreateSubBuffer,
+    .clSetMemObjectDestructorCallback = &clSetMemObjectDestructorCallback,
+    .clCreateUserEvent = &clCreateUserEvent,
+    .clSetUserEventStatus = &clSetUserEventStatus,
+    .clEnqueueReadBufferRect = &clEnqueueReadBufferRect,
+    .clEnqueueWriteBufferRect = &clEnqueueWriteBufferRect,
+    .clEnqueueCopyBufferRect = &clEnqueueCopyBufferRect,
+    // cl_ext_device_fission
+    .clCreateSubDevicesEXT = nullptr,
+    .clRetainDeviceEXT = nullptr,
+    .clReleaseDeviceEXT = nullptr,
+    // cl_khr_gl_event
+    .clCreateEventFromGLsyncKHR = nullptr,
+    // OpenCL 1.2
+    .clCreateSubDevices = &clCreateSubDevices,
+    .clRetainDevice = &clRetainDevice,
+    .clReleaseDevice = &clReleaseDevice,
+    .clCreateImage = &clCreateImage,
+    .clCreateProgramWithBuiltInKernels = &clCreateProgramWithBuiltInKernels,
+    .clCompileProgram = &clCompileProgram,
+    .clLinkProgram = &clLinkProgram,
+    .clUnloadPlatformCompiler = &clUnloadPlatformCompiler,
+    .clGetKernelArgInfo = &clGetKernelArgInfo,
+    .clEnqueueFillBuffer = &clEnqueueFillBuffer,
+    .clEnqueueFillImage = &clEnqueueFillImage,
+    .clEnqueueMigrateMemObjects = &clEnqueueMigrateMemObjects,
+    .clEnqueueMarkerWithWaitList = &clEnqueueMarkerWithWaitList,
+    .clEnqueueBarrierWithWaitList = &clEnqueueBarrierWithWaitList,
+    .clGetExtensionFunctionAddressForPlatform = &clGetExtensionFunctionAddressForPlatform,
+    // cl_khr_gl_sharing (OpenCL 1.2 addition)
+    .clCreateFromGLTexture = nullptr,
+    // cl_khr_d3d11_sharing
+    .clGetDeviceIDsFromD3D11KHR = nullptr,
+    .clCreateFromD3D11BufferKHR = nullptr,
+    .clCreateFromD3D11Texture2DKHR = nullptr,
+    .clCreateFromD3D11Texture3DKHR = nullptr,
+    .clCreateFromDX9MediaSurfaceKHR = nullptr,
+    .clEnqueueAcquireD3D11ObjectsKHR = nullptr,
+    .clEnqueueReleaseD3D11ObjectsKHR = nullptr,
+    // cl_khr_dx9_media_sharing
+    .clGetDeviceIDsFromDX9MediaAdapterKHR = nullptr,
+    .clEnqueueAcquireDX9MediaSurfacesKHR = nullptr,
+    .clEnqueueReleaseDX9MediaSurfacesKHR = nullptr,
+    // cl_khr_egl_image
+    .clCreateFromEGLImageKHR = nullptr,
+    .clEnqueueAcquireEGLObjectsKHR = nullptr,
+    .clEnqueueReleaseEGLObjectsKHR = nullptr,
+    // cl_khr_egl_event
+    .clCreateEventFromEGLSyncKHR = nullptr,
+    // OpenCL 2.0
+    .clCreateCommandQueueWithProperties = &clCreateCommandQueueWithProperties,
+    .clCreatePipe = &clCreatePipe,
+    .clGetPipeInfo = &clGetPipeInfo,
+    .clSVMAlloc = &clSVMAlloc,
+    .clSVMFree = &clSVMFree,
+    .clEnqueueSVMFree = &clEnqueueSVMFree,
+    .clEnqueueSVMMemcpy = &clEnqueueSVMMemcpy,
+    .clEnqueueSVMMemFill = &clEnqueueSVMMemFill,
+    .clEnqueueSVMMap = &clEnqueueSVMMap,
+    .clEnqueueSVMUnmap = &clEnqueueSVMUnmap,
+    .clCreateSamplerWithProperties = &clCreateSamplerWithProperties,
+    .clSetKernelArgSVMPointer = &clSetKernelArgSVMPointer,
+    .clSetKernelExecInfo = &clSetKernelExecInfo,
+    // cl_khr_sub_groups
+    .clGetKernelSubGroupInfoKHR = &clGetKernelSubGroupInfoKHR,
+    // OpenCL 2.1
+    .clCloneKernel = &clCloneKernel,
+    .clCreateProgramWithIL = &clCreateProgramWithIL,
+    .clEnqueueSVMMigrateMem = &clEnqueueSVMMigrateMem,
+    .clGetDeviceAndHostTimer = &clGetDeviceAndHostTimer,
+    .clGetHostTimer = &clGetHostTimer,
+    .clGetKernelSubGroupInfo = &clGetKernelSubGroupInfo,
+    .clSetDefaultDeviceCommandQueue = &clSetDefaultDeviceCommandQueue,
+    // OpenCL 2.2
+    .clSetProgramReleaseCallback = &clSetProgramReleaseCallback,
+    .clSetProgramSpecializationConstant = &clSetProgramSpecializationConstant,
+    // OpenCL 3.0
+    .clCreateBufferWithProperties = &clCreateBufferWithProperties,
+    .clCreateImageWithProperties = &clCreateImageWithProperties,
+    .clSetContextDestructorCallback = &clSetContextDestructorCallback,
+};
+
+} // namespace polymux::cl
+
+extern "C" POLYMUX_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
+                                                                    cl_uint *num_platforms) {
+  return polymux::cl::getPlatformIDs(num_entries, platforms, num_platforms);
+}
