@@ -121,17 +121,20 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   const bool hasReqd = reqd[0] != 0;
 
   if (local_work_size) {
+    // The total is checked before the per-dimension limits, in the order
+    // the specification lists the two errors.
     size_t total = 1;
     for (cl_uint d = 0; d < work_dim; ++d) {
       if (local_work_size[d] == 0)
         return CL_INVALID_WORK_GROUP_SIZE;
-      if (local_work_size[d] > info.maxWorkItemSizes[d])
-        return CL_INVALID_WORK_ITEM_SIZE;
       total *= local_work_size[d];
       range.localSize[d] = local_work_size[d];
     }
     if (total > limits.maxGroupSize)
       return CL_INVALID_WORK_GROUP_SIZE;
+    for (cl_uint d = 0; d < work_dim; ++d)
+      if (local_work_size[d] > info.maxWorkItemSizes[d])
+        return CL_INVALID_WORK_ITEM_SIZE;
   } else if (hasReqd) {
     for (cl_uint d = 0; d < work_dim; ++d) {
       if (reqd[d] > info.maxWorkItemSizes[d])
