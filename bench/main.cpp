@@ -1,0 +1,155 @@
+// polymux-bench: runs the same workloads on every device of every OpenCL
+// platform the ICD loader offers, and prints them side by side with the ratio
+// Polymux/other. scripts/bench sets OCL_ICD_VENDORS so that both Polymux and
+// the system's platforms (e.g. PoCL) are visible.
+//
+//   polymux-bench [--quick]
+//
+// Timings never fail the run; the exit status is non-zero only when a
+// workload's result was wrong or an OpenCL call failed.
+#include "bench_cl.h"
+#include "workloads.h"
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char *kPolymuxPlatform = "Polymux";
+
+struct Column {
+  std::string platform;
+  std::string device;
+  bool polymux = false;
+  bench::Figure latency, write, read, triad;
+};
+
+std::string formatFigure(const bench::Figure &figure) {
+  if (!figure.value)
+    return figure.wrong ? "WRONG" : "error";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", *figure.value);
+  return text;
+}
+
+std::string formatRatio(const bench::Figure &ours, const bench::Figure &theirs) {
+  if (!ours.value || !theirs.value || *theirs.value == 0)
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", *ours.value / *theirs.value);
+  return text;
+}
+
+void printTable(const std::vector<Column> &columns) {
+  std::printf("\nDevices:\n");
+  for (size_t i = 0; i < columns.size(); ++i)
+    std::printf("  [%zu] %s: %s\n", i + 1, columns[i].platform.c_str(), columns[i].device.c_str());
+
+  // Every Polymux device against every other device.
+  std::vector<std::pair<size_t, size_t>> ratios;
+  for (size_t p = 0; p < columns.size(); ++p)
+    for (size_t o = 0; o < columns.size(); ++o)
+      if (columns[p].polymux && !columns[o].polymux)
+        ratios.push_back({p, o});
+
+  struct Row {
+    const char *label;
+    bench::Figure Column::*figure;
+  };
+  const Row rows[] = {{"launch latency, empty kernel (us, median; lower is better)", &Column::latency},
+                      {"clEnqueueWriteBuffer bandwidth (GB/s, best)", &Column::write},
+                      {"clEnqueueReadBuffer bandwidth (GB/s, best)", &Column::read},
+                      {"STREAM triad a=b+s*c (GB/s, best)", &Column::triad}};
+
+  char header[32];
+  std::printf("\n%-60s", "workload");
+  for (size_t i = 0; i < columns.size(); ++i) {
+    std::snprintf(header, sizeof header, "[%zu]", i + 1);
+    std::printf(" %10s", header);
+  }
+  for (auto [p, o] : ratios) {
+    std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
+    std::printf(" %10s", header);
+  }
+  std::printf("\n");
+  for (const Row &row : rows) {
+    std::printf("%-60s", row.label);
+    for (const Column &column : columns)
+      std::printf(" %10s", formatFigure(column.*row.figure).c_str());
+    for (auto [p, o] : ratios)
+      std::printf(" %10s", formatRatio(columns[p].*row.figure, columns[o].*row.figure).c_str());
+    std::printf("\n");
+  }
+  if (ratios.empty())
+    std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Line-buffered even into a pipe: a run killed by a timeout still shows how far it got.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  bench::Sizes sizes;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      sizes.latencyRuns = 200;
+      sizes.transferBytes = size_t{32} << 20;
+      sizes.transferRuns = 3;
+      sizes.triadElements = size_t{1} << 22;
+      sizes.triadRuns = 3;
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+
+  cl_uint platformCount = 0;
+  if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS || platformCount == 0) {
+    std::fprintf(stderr, "polymux-bench: no OpenCL platform (set OCL_ICD_VENDORS, or use scripts/bench)\n");
+    return 1;
+  }
+  std::vector<cl_platform_id> platforms(platformCount);
+  bench::check(clGetPlatformIDs(platformCount, platforms.data(), nullptr), "clGetPlatformIDs");
+
+  std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB\n", sizes.latencyRuns,
+              sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20);
+  bool failed = false;
+  std::vector<Column> columns;
+  for (cl_platform_id platform : platforms) {
+    std::string platformName = bench::platformName(platform);
+    cl_uint deviceCount = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &deviceCount) != CL_SUCCESS)
+      continue;
+    std::vector<cl_device_id> devices(deviceCount);
+    bench::check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, deviceCount, devices.data(), nullptr), "clGetDeviceIDs");
+    for (cl_device_id device : devices) {
+      Column column;
+      column.platform = platformName;
+      column.device = bench::deviceName(device);
+      column.polymux = platformName == kPolymuxPlatform;
+      std::fprintf(stderr, "running on %s: %s\n", column.platform.c_str(), column.device.c_str());
+      try {
+        bench::DeviceSession session(platform, device);
+        column.latency = bench::launchLatencyUs(session, sizes);
+        auto transfer = bench::transferBandwidth(session, sizes);
+        column.write = transfer.write;
+        column.read = transfer.read;
+        column.triad = bench::triadBandwidth(session, sizes);
+      } catch (const bench::ClError &error) {
+        column.latency.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
+      }
+      for (const bench::Figure *figure : {&column.latency, &column.write, &column.read, &column.triad})
+        if (!figure->value) {
+          failed = true;
+          std::fprintf(stderr, "  %s: %s\n", figure->wrong ? "WRONG RESULT" : "error",
+                       figure->problem.empty() ? "not run" : figure->problem.c_str());
+        }
+      columns.push_back(std::move(column));
+    }
+  }
+  printTable(columns);
+  return failed ? 1 : 0;
+}

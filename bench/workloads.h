@@ -1,0 +1,44 @@
+// The benchmark workloads. Each runs on one DeviceSession and returns a
+// figure, or an error/wrong-result note instead of a figure.
+#pragma once
+
+#include "bench_cl.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace bench {
+
+struct Sizes {
+  size_t latencyRuns = 1000;                ///< empty-kernel launches measured
+  size_t transferBytes = size_t{256} << 20; ///< buffer read/write size
+  size_t transferRuns = 5;
+  size_t triadElements = size_t{1} << 25; ///< floats per array (3 arrays)
+  size_t triadRuns = 10;
+};
+
+/// A figure, or why there is none. `wrong` marks a result that did not
+/// check out (as opposed to an API error); both make the harness fail.
+struct Figure {
+  std::optional<double> value;
+  std::string problem;
+  bool wrong = false;
+};
+
+/// Median enqueue -> clFinish time of an empty kernel, in microseconds.
+Figure launchLatencyUs(const DeviceSession &session, const Sizes &sizes);
+
+/// Blocking clEnqueueWriteBuffer / clEnqueueReadBuffer bandwidth in GB/s
+/// (best run); the data read back is checked against what was written.
+struct TransferFigures {
+  Figure write;
+  Figure read;
+};
+TransferFigures transferBandwidth(const DeviceSession &session, const Sizes &sizes);
+
+/// STREAM triad a[i] = b[i] + s*c[i] on floats, GB/s counting 3 arrays
+/// (best run); the result is checked.
+Figure triadBandwidth(const DeviceSession &session, const Sizes &sizes);
+
+} // namespace bench
