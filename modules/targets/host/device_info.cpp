@@ -1,0 +1,233 @@
+#include "device_info.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace host {
+
+namespace {
+
+constexpr uint64_t kMiB = 1024 * 1024;
+
+std::string trim(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\n");
+  if (begin == std::string_view::npos)
+    return {};
+  size_t end = text.find_last_not_of(" \t\n");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+/// The value of the first "key : value" line of /proc/cpuinfo with `key`.
+std::string cpuinfoField(std::string_view key) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t colon = line.find(':');
+    if (colon != std::string::npos && trim(std::string_view(line).substr(0, colon)) == key)
+      return trim(std::string_view(line).substr(colon + 1));
+  }
+  return {};
+}
+
+std::string readFirstLine(const std::string &path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return trim(line);
+}
+
+uint64_t parseUnsigned(std::string_view text) {
+  uint64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+/// "32K", "1024K", "8M" as sysfs cache sizes are written.
+uint64_t parseCacheSize(std::string_view text) {
+  uint64_t value = parseUnsigned(text);
+  if (text.ends_with('K'))
+    value *= 1024;
+  else if (text.ends_with('M'))
+    value *= kMiB;
+  return value;
+}
+
+struct CacheFacts {
+  uint64_t lastLevelSize = 0;
+  uint32_t lineSize = 0;
+};
+
+/// Largest data/unified cache of cpu0 and its line size, from sysfs.
+CacheFacts readCaches() {
+  CacheFacts facts;
+  uint32_t bestLevel = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::string type = readFirstLine(dir + "type");
+    if (type.empty())
+      break;
+    if (type == "Instruction")
+      continue;
+    uint32_t level = static_cast<uint32_t>(parseUnsigned(readFirstLine(dir + "level")));
+    uint64_t size = parseCacheSize(readFirstLine(dir + "size"));
+    uint32_t line = static_cast<uint32_t>(parseUnsigned(readFirstLine(dir + "coherency_line_size")));
+    if (facts.lineSize == 0)
+      facts.lineSize = line;
+    if (level >= bestLevel && size > 0) {
+      bestLevel = level;
+      facts.lastLevelSize = size;
+    }
+  }
+  if (facts.lineSize == 0) {
+    long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+    facts.lineSize = line > 0 ? static_cast<uint32_t>(line) : 64;
+  }
+  return facts;
+}
+
+uint32_t readClockMHz() {
+  uint64_t kHz = parseUnsigned(readFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"));
+  if (kHz > 0)
+    return static_cast<uint32_t>(kHz / 1000);
+  std::string mhz = cpuinfoField("cpu MHz");
+  return static_cast<uint32_t>(parseUnsigned(mhz.substr(0, mhz.find('.'))));
+}
+
+std::string readCpuModel() {
+  for (std::string_view key : {"model name", "Processor", "cpu model", "uarch"}) {
+    std::string model = cpuinfoField(key);
+    if (!model.empty())
+      return model;
+  }
+  return "unknown CPU";
+}
+
+/// Two FNV-1a hashes of the model string: a stable 16-byte identity.
+std::array<uint8_t, 16> uuidFrom(std::string_view text) {
+  std::array<uint8_t, 16> uuid{};
+  uint64_t seeds[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+  for (int half = 0; half < 2; ++half) {
+    uint64_t hash = seeds[half];
+    for (char c : text) {
+      hash ^= static_cast<uint8_t>(c);
+      hash *= 0x100000001b3ull;
+    }
+    for (int byte = 0; byte < 8; ++byte)
+      uuid[half * 8 + byte] = static_cast<uint8_t>(hash >> (8 * byte));
+  }
+  return uuid;
+}
+
+/// Width in bytes of the widest vector registers the CPU offers.
+uint32_t vectorRegisterBytes(bool integer) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && (!integer || __builtin_cpu_supports("avx512bw")))
+    return 64;
+  if (integer ? __builtin_cpu_supports("avx2") : __builtin_cpu_supports("avx"))
+    return 32;
+#endif
+  return 16;
+}
+
+mux::FpConfig fullFpConfig(bool correctlyRoundedDivideSqrt) {
+  mux::FpConfig config;
+  config.denorms = true;
+  config.infNan = true;
+  config.roundToNearest = true;
+  config.roundToZero = true;
+  config.roundToInf = true;
+  config.fma = true;
+  config.correctlyRoundedDivideSqrt = correctlyRoundedDivideSqrt;
+  return config;
+}
+
+} // namespace
+
+unsigned hostThreadCount() {
+  if (const char *env = std::getenv("POLYMUX_HOST_THREADS")) {
+    uint64_t requested = parseUnsigned(env);
+    if (requested > 0)
+      return static_cast<unsigned>(std::min<uint64_t>(requested, 1024));
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
+  mux::DeviceInfo info;
+  std::string model = readCpuModel();
+  info.name = "Polymux host: ";
+  info.name += model;
+  std::string cpuVendor = cpuinfoField("vendor_id");
+  info.vendor = "Polymux";
+  info.vendorId = cpuVendor == "GenuineIntel" ? 0x8086 : cpuVendor == "AuthenticAMD" ? 0x1022 : 0;
+  info.driverVersion = "0.1.0";
+  info.targetName = "host";
+  info.type = mux::DeviceType::CPU;
+  info.uuid = uuidFrom(info.name);
+
+  info.computeUnits = threads;
+  info.maxClockMHz = readClockMHz();
+  info.maxWorkItemDimensions = 3;
+  info.maxWorkItemSizes = {1024, 1024, 1024};
+  info.maxWorkGroupSize = 1024;
+  info.subGroupSizes = {1};
+  info.maxNumSubGroups = 0;
+  info.subGroupIndependentForwardProgress = false;
+
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long pageSize = sysconf(_SC_PAGESIZE);
+  uint64_t physical = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 1024 * kMiB;
+  info.addressBits = 64;
+  info.littleEndian = true;
+  info.globalMemSize = physical / 4 * 3;
+  info.maxMemAllocSize = std::min(std::max(info.globalMemSize / 4, 128 * kMiB), info.globalMemSize);
+  CacheFacts caches = readCaches();
+  info.globalMemCacheSize = caches.lastLevelSize;
+  info.globalMemCachelineSize = caches.lineSize;
+  info.globalMemCacheReadWrite = true;
+  info.localMemSize = 64 * 1024;
+  info.localMemDedicated = false;
+  // __constant is ordinary memory on a CPU.
+  info.maxConstantBufferSize = info.maxMemAllocSize;
+  info.maxConstantArgs = 16;
+  info.maxParameterSize = 1024;
+  info.memBaseAddrAlign = 128;
+  info.hostUnifiedMemory = true;
+  info.printfBufferSize = 1 << 20;
+
+  info.singleFp = fullFpConfig(true);
+  info.doubleFp = fullFpConfig(false);
+  info.halfFp = {};
+  info.fp64 = true;
+  info.fp16 = false;
+  info.int64 = true;
+  info.atomics64 = true;
+  uint32_t floatBytes = vectorRegisterBytes(false);
+  uint32_t intBytes = vectorRegisterBytes(true);
+  // char, short, int, long, float, double, half (no fp16: 0).
+  info.preferredVectorWidth = {intBytes, intBytes / 2, intBytes / 4, intBytes / 8, floatBytes / 4, floatBytes / 8, 0};
+  info.nativeVectorWidth = info.preferredVectorWidth;
+
+  info.profilingTimerResolutionNs = 1;
+  info.extensions = {
+      "cl_khr_byte_addressable_store",    "cl_khr_fp64",
+      "cl_khr_int64_base_atomics",        "cl_khr_int64_extended_atomics",
+      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
+  };
+  return info;
+}
+
+} // namespace host

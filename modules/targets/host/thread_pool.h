@@ -1,0 +1,68 @@
+// The host target's worker threads: one per core, the calling thread taking
+// part, work handed out in chunks through an atomic counter.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace host {
+
+class ThreadPool {
+public:
+  /// Runs items [begin, end) on participant `worker`, whose scratch area
+  /// (128-byte aligned, at least the bytes asked for) it owns meanwhile.
+  using Body = void (*)(void *context, unsigned worker, std::byte *scratch, uint64_t begin, uint64_t end);
+
+  /// `participants` counts the calling thread: participants - 1 threads start.
+  explicit ThreadPool(unsigned participants);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  unsigned participants() const { return static_cast<unsigned>(scratch_.size()); }
+
+  /// Calls `body` over [0, count) and returns when all items are done. Calls
+  /// from several threads are serialised. A single item runs inline without
+  /// waking the workers. Fails (returns false) only when scratch memory
+  /// cannot be allocated.
+  bool parallelFor(uint64_t count, uint64_t scratchBytes, Body body, void *context);
+
+private:
+  struct Scratch {
+    std::byte *data = nullptr;
+    uint64_t size = 0;
+  };
+
+  void workerLoop(unsigned worker);
+  /// Claims chunks of the open job until none are left.
+  void work(unsigned worker);
+  bool reserveScratch(uint64_t bytes);
+
+  std::mutex callerMutex_; ///< one parallelFor at a time
+  std::vector<Scratch> scratch_;
+
+  // The open job: written by the caller before generation_ turns odd.
+  Body body_ = nullptr;
+  void *context_ = nullptr;
+  uint64_t count_ = 0;
+  uint64_t chunk_ = 1;
+  std::atomic<uint64_t> next_{0}; ///< first unclaimed item
+  std::atomic<uint64_t> done_{0}; ///< items finished
+  std::atomic<uint32_t> finished_{0};
+
+  /// Odd while a job is open. Workers enter a job only after incrementing
+  /// inside_ and re-checking generation_; the caller closes the job and then
+  /// waits for inside_ to drain, so no worker touches a finished job.
+  std::atomic<uint32_t> generation_{0};
+  std::atomic<uint32_t> inside_{0};
+  std::atomic<uint32_t> sleepers_{0};
+  std::atomic<bool> stopping_{false};
+  std::vector<std::thread> threads_;
+};
+
+} // namespace host
