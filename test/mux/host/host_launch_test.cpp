@@ -1,0 +1,207 @@
+// Host target only: the ndrange launch path (argument packing, work-group
+// split over the thread pool, __local storage, fault recovery) checked with
+// hand-written C++ "kernels" that follow cpu_kernel_abi.h, independently of
+// the compiler.
+#include "../mux_test.h"
+
+#include "compiler/abi/cpu_kernel_abi.h"
+#include "executable.h"
+
+#include <atomic>
+#include <cstring>
+#include <set>
+#include <thread>
+
+namespace muxtest {
+namespace {
+
+using compiler::abi::WorkGroupInfo;
+
+class FakeKernel final : public host::HostKernel {
+public:
+  FakeKernel(compiler::abi::CpuKernelEntry entry, uint64_t localMemSize) : entry_(entry), local_(localMemSize) {}
+  const std::string &name() const override { return name_; }
+  size_t maxWorkGroupSize() const override { return 1024; }
+  size_t preferredWorkGroupSizeMultiple() const override { return 1; }
+  uint32_t subGroupSize(size_t) const override { return 1; }
+  uint64_t localMemSize() const override { return local_; }
+  uint64_t privateMemSize() const override { return 0; }
+  compiler::abi::CpuKernelEntry entry() const override { return entry_; }
+
+private:
+  compiler::abi::CpuKernelEntry entry_;
+  uint64_t local_;
+  std::string name_ = "fake";
+};
+
+/// Packed layout of (global int *out, int scale, local int *scratch,
+/// global int *shape): 0, 8, 16, 24 (cpu_kernel_abi.h).
+struct IndexArgs {
+  int32_t *out;
+  int32_t scale;
+  int32_t *scratch;
+  int32_t *shape;
+};
+static_assert(offsetof(IndexArgs, scratch) == 16 && offsetof(IndexArgs, shape) == 24);
+
+std::atomic<bool> badLocalMemory{false};
+
+/// out[linear id] = (gx * 1000 + gy * 100 + gz) * scale, staged through the
+/// __local argument; shape[linear id] describes the group.
+void indexKernel(const void *packed, const WorkGroupInfo *info) {
+  IndexArgs args;
+  std::memcpy(&args, packed, sizeof(args));
+  // Static __local area (256 bytes here) and the argument are distinct and aligned.
+  auto *staticLocal = static_cast<int32_t *>(info->localMemory);
+  if (!staticLocal || reinterpret_cast<uintptr_t>(staticLocal) % 128 != 0 ||
+      reinterpret_cast<uintptr_t>(args.scratch) % 128 != 0 ||
+      reinterpret_cast<char *>(args.scratch) < reinterpret_cast<char *>(staticLocal) + 256)
+    badLocalMemory = true;
+  for (uint64_t z = 0; z < info->localSize[2]; ++z)
+    for (uint64_t y = 0; y < info->localSize[1]; ++y)
+      for (uint64_t x = 0; x < info->localSize[0]; ++x) {
+        uint64_t local = (z * info->localSize[1] + y) * info->localSize[0] + x;
+        uint64_t g[3];
+        for (int d = 0; d < 3; ++d) {
+          uint64_t lid = d == 0 ? x : d == 1 ? y : z;
+          g[d] = info->groupId[d] * info->enqueuedLocalSize[d] + lid;
+        }
+        uint64_t linear = (g[2] * info->globalSize[1] + g[1]) * info->globalSize[0] + g[0];
+        staticLocal[local % 64] = 1;
+        args.scratch[local] = int32_t(((g[0] + info->globalOffset[0]) * 1000 + (g[1] + info->globalOffset[1]) * 100 +
+                                       (g[2] + info->globalOffset[2])) *
+                                      args.scale);
+        args.out[linear] = args.scratch[local];
+        args.shape[linear] =
+            int32_t(info->localSize[0] + 10 * info->localSize[1] + 100 * info->localSize[2] + 1000 * info->workDim);
+      }
+}
+
+// Not instrumented, like JIT code: the fault must reach the runtime's handler.
+__attribute__((no_sanitize("address", "undefined"))) void faultingKernel(const void *packed,
+                                                                         const WorkGroupInfo *info) {
+  if (info->groupId[0] == 3) {
+    volatile int *null = nullptr;
+    *null = 1;
+  }
+}
+
+std::atomic<int> groupsRun{0};
+std::set<std::thread::id> *threadsSeen = nullptr;
+std::mutex threadsMutex;
+
+void countingKernel(const void *, const WorkGroupInfo *) {
+  groupsRun.fetch_add(1);
+  std::lock_guard lock(threadsMutex);
+  threadsSeen->insert(std::this_thread::get_id());
+}
+
+class HostLaunchTest : public MuxTest {
+protected:
+  void SetUp() override {
+    if (info().targetName != "host")
+      GTEST_SKIP() << "host target only";
+  }
+
+  mux::KernelArg buffer(mux::Buffer &buffer) {
+    mux::KernelArg arg;
+    arg.kind = mux::KernelArg::Kind::Buffer;
+    arg.buffer = &buffer;
+    return arg;
+  }
+};
+
+TEST_P(HostLaunchTest, NonUniformThreeDimensionalRangeWithOffsetsAndLocalMemory) {
+  FakeKernel kernel(indexKernel, 256);
+  const std::array<size_t, 3> global{13, 7, 5}, local{4, 3, 2}, offset{5, 2, 9};
+  const size_t count = global[0] * global[1] * global[2];
+  BoundBuffer out = makeBuffer(count * 4), shape = makeBuffer(count * 4);
+  ASSERT_TRUE(out.buffer && shape.buffer);
+  mux::KernelArg scale;
+  scale.kind = mux::KernelArg::Kind::Value;
+  scale.value.resize(4);
+  int32_t three = 3;
+  std::memcpy(scale.value.data(), &three, 4);
+  mux::KernelArg scratch;
+  scratch.kind = mux::KernelArg::Kind::Local;
+  scratch.localSize = 4 * 24;
+  std::vector<mux::KernelArg> args = {buffer(*out.buffer), scale, scratch, buffer(*shape.buffer)};
+  mux::NDRange range{3, offset, global, local};
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(kernel, args, range));
+  badLocalMemory = false;
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_FALSE(badLocalMemory);
+  std::vector<uint8_t> outBytes = download(*out.buffer, 0, count * 4),
+                       shapeBytes = download(*shape.buffer, 0, count * 4);
+  for (size_t z = 0; z < global[2]; ++z)
+    for (size_t y = 0; y < global[1]; ++y)
+      for (size_t x = 0; x < global[0]; ++x) {
+        size_t linear = (z * global[1] + y) * global[0] + x;
+        int32_t value, groupShape;
+        std::memcpy(&value, &outBytes[linear * 4], 4);
+        std::memcpy(&groupShape, &shapeBytes[linear * 4], 4);
+        ASSERT_EQ(value, int32_t(((x + 5) * 1000 + (y + 2) * 100 + (z + 9)) * 3)) << x << "," << y << "," << z;
+        size_t lx = std::min<size_t>(4, 13 - x / 4 * 4), ly = std::min<size_t>(3, 7 - y / 3 * 3),
+               lz = std::min<size_t>(2, 5 - z / 2 * 2);
+        ASSERT_EQ(groupShape, int32_t(lx + 10 * ly + 100 * lz + 3000)) << x << "," << y << "," << z;
+      }
+}
+
+TEST_P(HostLaunchTest, ManyGroupsRunExactlyOnceAcrossWorkers) {
+  FakeKernel kernel(countingKernel, 0);
+  std::set<std::thread::id> seen;
+  threadsSeen = &seen;
+  groupsRun = 0;
+  mux::NDRange range{1, {0, 0, 0}, {100000, 1, 1}, {1, 1, 1}};
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(kernel, {}, range));
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_EQ(groupsRun.load(), 100000);
+  EXPECT_GE(seen.size(), 1u);
+  EXPECT_LE(seen.size(), info().computeUnits);
+  // Back-to-back launches reuse the pool.
+  commandBuffer->reset();
+  for (int i = 0; i < 50; ++i)
+    MUX_ASSERT_OK(commandBuffer->ndrange(kernel, {}, mux::NDRange{1, {0, 0, 0}, {37, 1, 1}, {2, 1, 1}}));
+  groupsRun = 0;
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_EQ(groupsRun.load(), 50 * 19);
+  threadsSeen = nullptr;
+}
+
+TEST_P(HostLaunchTest, KernelFaultFailsTheLaunchNotTheProcess) {
+  FakeKernel faulting(faultingKernel, 0);
+  std::vector<mux::Status> seen;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(faulting, {}, mux::NDRange{1, {0, 0, 0}, {64, 1, 1}, {4, 1, 1}}));
+  MUX_ASSERT_OK(commandBuffer->userCallback([&](mux::Status status) { seen.push_back(status); }));
+  BoundBuffer bound = makeBuffer(16);
+  uint8_t value = 5;
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, 0, 16, &value, 1));
+  MUX_ASSERT_OK(commandBuffer->userCallback([&](mux::Status status) { seen.push_back(status); }));
+  EXPECT_EQ(runAndWait(*commandBuffer), mux::Status::KernelFault);
+  EXPECT_EQ(seen, (std::vector<mux::Status>{mux::Status::KernelFault, mux::Status::Success}));
+  // The fill after the faulting launch still ran, and the queue still works.
+  EXPECT_EQ(download(*bound.buffer, 0, 16), std::vector<uint8_t>(16, 5));
+}
+
+TEST_P(HostLaunchTest, ForeignKernelIsRejected) {
+  class NotHost final : public mux::Kernel {
+  public:
+    const std::string &name() const override { return name_; }
+    size_t maxWorkGroupSize() const override { return 1; }
+    size_t preferredWorkGroupSizeMultiple() const override { return 1; }
+    uint32_t subGroupSize(size_t) const override { return 1; }
+    uint64_t localMemSize() const override { return 0; }
+    uint64_t privateMemSize() const override { return 0; }
+    std::string name_ = "foreign";
+  } foreign;
+  auto commandBuffer = makeCommandBuffer();
+  EXPECT_EQ(statusOf(commandBuffer->ndrange(foreign, {}, mux::NDRange{})), mux::Status::InvalidArgument);
+}
+
+INSTANTIATE_MUX_TEST(HostLaunchTest);
+
+} // namespace
+} // namespace muxtest

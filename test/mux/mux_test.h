@@ -1,0 +1,78 @@
+// The fixture every HAL test uses: parameterised over every device of every
+// registered target, plus small helpers for buffers and dispatches.
+#pragma once
+
+#include "mux/mux.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace muxtest {
+
+struct DeviceParam {
+  std::string name; ///< "<target>_<index>", a valid gtest name
+  mux::Device *device;
+};
+
+inline void PrintTo(const DeviceParam &param, std::ostream *os) { *os << param.name; }
+
+/// Every device of every registered target (the targets live until exit).
+const std::vector<DeviceParam> &allDevices();
+
+/// Fails the test with the error's message when `error` is set.
+#define MUX_ASSERT_OK(expr)                                                                                            \
+  do {                                                                                                                 \
+    if (llvm::Error muxTestError = (expr))                                                                             \
+      FAIL() << #expr << ": " << llvm::toString(std::move(muxTestError));                                              \
+  } while (0)
+
+/// Unwraps an Expected or fails the test.
+#define MUX_ASSERT_VALUE(var, expr)                                                                                    \
+  auto var##OrError = (expr);                                                                                          \
+  if (!var##OrError)                                                                                                   \
+    FAIL() << #expr << ": " << llvm::toString(var##OrError.takeError());                                               \
+  auto var = std::move(*var##OrError)
+
+/// The Status `error` carries (Success when none), consuming it.
+inline mux::Status statusOf(llvm::Error error) { return mux::takeStatus(std::move(error)); }
+template <typename T> mux::Status statusOf(llvm::Expected<T> value) {
+  return value ? mux::Status::Success : mux::takeStatus(value.takeError());
+}
+
+/// A buffer bound at offset 0 of its own allocation.
+struct BoundBuffer {
+  std::unique_ptr<mux::Memory> memory;
+  std::unique_ptr<mux::Buffer> buffer;
+};
+
+class MuxTest : public ::testing::TestWithParam<DeviceParam> {
+protected:
+  mux::Device &device() { return *GetParam().device; }
+  const mux::DeviceInfo &info() { return device().info(); }
+
+  /// Creates and binds a buffer of `size` bytes (fatal failure on error).
+  BoundBuffer makeBuffer(uint64_t size);
+  std::unique_ptr<mux::CommandBuffer> makeCommandBuffer();
+  /// Finalizes `commandBuffer`, dispatches it with a fence and waits; returns
+  /// the dispatch status.
+  mux::Status runAndWait(mux::CommandBuffer &commandBuffer);
+  /// Writes `bytes` into `buffer` at `offset` through a command buffer.
+  void upload(mux::Buffer &buffer, uint64_t offset, const std::vector<uint8_t> &bytes);
+  /// Reads `size` bytes of `buffer` at `offset` through a command buffer.
+  std::vector<uint8_t> download(mux::Buffer &buffer, uint64_t offset, uint64_t size);
+};
+
+/// Deterministic, position-dependent test bytes.
+std::vector<uint8_t> patternBytes(size_t size, uint32_t seed);
+
+constexpr auto kLongWait = std::chrono::seconds(30);
+
+} // namespace muxtest
+
+#define INSTANTIATE_MUX_TEST(Suite)                                                                                    \
+  INSTANTIATE_TEST_SUITE_P(Devices, Suite, ::testing::ValuesIn(::muxtest::allDevices()),                               \
+                           [](const auto &param) { return param.param.name; })
