@@ -115,6 +115,170 @@ std::shared_ptr<void> allocateStaging(size_t size) {
   return std::shared_ptr<void>(memory, [](void *p) { std::free(p); });
 }
 
+/// Which way the host touches a buffer in a read/write/map command.
+enum class HostAccess { Read, Write };
+
+bool hostMayAccess(const BufferObject &buffer, HostAccess access) {
+  return access == HostAccess::Read ? hostMayRead(buffer) : hostMayWrite(buffer);
+}
+
+/// The checks every command makes before using a buffer on the queue's
+/// device: the sub-buffer origin is aligned for it, then the storage exists.
+cl_int bindForQueue(BufferObject &buffer, CommandQueue &queue, BufferBinding &binding) {
+  if (cl_int code = checkSubBufferAlignment(buffer, queue))
+    return code;
+  return bind(buffer, queue, binding);
+}
+
+/// A command on one buffer, once its queue and buffer are resolved.
+struct SingleBufferCommand {
+  CommandQueue *queue = nullptr;
+  BufferObject *buffer = nullptr;
+  BufferBinding binding;
+
+  cl_int resolve(cl_command_queue queueHandle, cl_mem bufferHandle) {
+    if (cl_int code = resolveQueue(queueHandle, queue))
+      return code;
+    return resolveBuffer(*queue, bufferHandle, buffer);
+  }
+
+  /// The last checks of a host transfer, after its range checks.
+  cl_int checkAccessAndBind(HostAccess access) {
+    if (!hostMayAccess(*buffer, access))
+      return CL_INVALID_OPERATION;
+    return bindForQueue(*buffer, *queue, binding);
+  }
+
+  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record,
+                 cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event, bool blocking = false) {
+    Command command;
+    command.type = type;
+    command.record = std::move(record);
+    command.keepAlive.emplace_back(buffer);
+    return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event, blocking);
+  }
+};
+
+/// A copy from one buffer to another (or to itself), once both are resolved.
+struct BufferCopyCommand {
+  CommandQueue *queue = nullptr;
+  BufferObject *src = nullptr;
+  BufferObject *dst = nullptr;
+  BufferBinding srcBinding;
+  BufferBinding dstBinding;
+
+  cl_int resolve(cl_command_queue queueHandle, cl_mem srcHandle, cl_mem dstHandle) {
+    if (cl_int code = resolveQueue(queueHandle, queue))
+      return code;
+    if (cl_int code = resolveBuffer(*queue, srcHandle, src))
+      return code;
+    return resolveBuffer(*queue, dstHandle, dst);
+  }
+
+  /// Both alignments are checked before either buffer is bound.
+  cl_int bindBoth() {
+    if (cl_int code = checkSubBufferAlignment(*src, *queue))
+      return code;
+    if (cl_int code = checkSubBufferAlignment(*dst, *queue))
+      return code;
+    if (cl_int code = bind(*src, *queue, srcBinding))
+      return code;
+    return bind(*dst, *queue, dstBinding);
+  }
+
+  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record,
+                 cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event) {
+    Command command;
+    command.type = type;
+    command.record = std::move(record);
+    command.keepAlive.emplace_back(src);
+    command.keepAlive.emplace_back(dst);
+    return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event);
+  }
+};
+
+/// One side of a rectangular transfer: where the rectangle starts and the
+/// pitches of the memory it lies in.
+struct RectSide {
+  const size_t *origin;
+  size_t rowPitch;
+  size_t slicePitch;
+
+  unsigned __int128 end(const size_t *region) const { return rectEnd(origin, region, rowPitch, slicePitch); }
+};
+
+/// The argument checks every rect command shares: both origins and a
+/// non-empty region are given, and both sides' pitches are valid (0 pitches
+/// are resolved in place).
+cl_int validateRect(const size_t *region, RectSide &first, RectSide &second) {
+  if (!first.origin || !second.origin || !region || !validRegion(region))
+    return CL_INVALID_VALUE;
+  if (!resolvePitches(region, first.rowPitch, first.slicePitch) ||
+      !resolvePitches(region, second.rowPitch, second.slicePitch))
+    return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+/// The mux rectangle; each offset is the bound buffer's start within its
+/// mux::Buffer (0 for host memory), which only shifts x.
+mux::RectRegion makeRect(const RectSide &src, uint64_t srcOffset, const RectSide &dst, uint64_t dstOffset,
+                         const size_t *region) {
+  mux::RectRegion rect;
+  rect.srcOrigin = {src.origin[0] + srcOffset, src.origin[1], src.origin[2]};
+  rect.dstOrigin = {dst.origin[0] + dstOffset, dst.origin[1], dst.origin[2]};
+  rect.region = {region[0], region[1], region[2]};
+  rect.srcRowPitch = src.rowPitch;
+  rect.srcSlicePitch = src.slicePitch;
+  rect.dstRowPitch = dst.rowPitch;
+  rect.dstSlicePitch = dst.slicePitch;
+  return rect;
+}
+
+/// Validates clEnqueue{Read,Write}BufferRect up to and including the bind.
+cl_int validateHostRect(SingleBufferCommand &target, cl_command_queue queueHandle, cl_mem bufferHandle, const void *ptr,
+                        RectSide &bufferSide, RectSide &hostSide, const size_t *region, HostAccess access) {
+  if (cl_int code = target.resolve(queueHandle, bufferHandle))
+    return code;
+  if (!ptr)
+    return CL_INVALID_VALUE;
+  if (cl_int code = validateRect(region, bufferSide, hostSide))
+    return code;
+  if (bufferSide.end(region) > target.buffer->size())
+    return CL_INVALID_VALUE;
+  return target.checkAccessAndBind(access);
+}
+
+/// Validates clEnqueue{Read,Write}Buffer up to and including the bind.
+cl_int validateHostTransfer(SingleBufferCommand &target, cl_command_queue queueHandle, cl_mem bufferHandle,
+                            const void *ptr, size_t offset, size_t size, HostAccess access) {
+  if (cl_int code = target.resolve(queueHandle, bufferHandle))
+    return code;
+  if (!ptr || size == 0 || outOfRange(offset, size, target.buffer->size()))
+    return CL_INVALID_VALUE;
+  return target.checkAccessAndBind(access);
+}
+
+/// Whether a rect copy within one storage reads bytes it also writes.
+bool rectCopyOverlaps(const BufferObject &src, const BufferObject &dst, const RectSide &srcSide,
+                      const RectSide &dstSide, const size_t *region) {
+  if (srcSide.rowPitch == dstSide.rowPitch && srcSide.slicePitch == dstSide.slicePitch) {
+    // Express both rectangles in the root buffer (sub-buffer origins shift x).
+    const size_t srcRoot[3] = {srcSide.origin[0] + src.origin(), srcSide.origin[1], srcSide.origin[2]};
+    const size_t dstRoot[3] = {dstSide.origin[0] + dst.origin(), dstSide.origin[1], dstSide.origin[2]};
+    return rectsOverlap(srcRoot, dstRoot, region, srcSide.rowPitch, srcSide.slicePitch);
+  }
+  // Different pitches: compare the byte ranges the rectangles span.
+  const size_t zero[3] = {0, 0, 0};
+  auto begin = [](const RectSide &side, const BufferObject &b) {
+    return static_cast<unsigned __int128>(side.origin[2]) * side.slicePitch +
+           static_cast<unsigned __int128>(side.origin[1]) * side.rowPitch + side.origin[0] + b.origin();
+  };
+  auto srcBegin = begin(srcSide, src);
+  auto dstBegin = begin(dstSide, dst);
+  auto srcEnd = srcBegin + rectEnd(zero, region, srcSide.rowPitch, srcSide.slicePitch);
+  auto dstEnd = dstBegin + rectEnd(zero, region, dstSide.rowPitch, dstSide.slicePitch);
+  return srcBegin < dstEnd && dstBegin < srcEnd;
+}
 } // namespace
 } // namespace polymux::cl
 
@@ -126,129 +290,81 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_que
                                                     cl_bool blocking_read, size_t offset, size_t size, void *ptr,
                                                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                     cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *buffer;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  SingleBufferCommand target;
+  if (cl_int code = validateHostTransfer(target, command_queue, buffer_handle, ptr, offset, size, HostAccess::Read))
     return code;
-  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
-    return code;
-  if (!ptr || size == 0 || outOfRange(offset, size, buffer->size()))
-    return CL_INVALID_VALUE;
-  if (!hostMayRead(*buffer))
-    return CL_INVALID_OPERATION;
-  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
-    return code;
-  BufferBinding binding;
-  if (cl_int code = bind(*buffer, *queue, binding))
-    return code;
-  Command command;
-  command.type = CL_COMMAND_READ_BUFFER;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.readBuffer(*binding.buffer, binding.offset + offset, ptr, size);
-  };
-  command.keepAlive.emplace_back(buffer);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_read);
+  return target.enqueue(
+      CL_COMMAND_READ_BUFFER,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.readBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
+      },
+      num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                      cl_bool blocking_write, size_t offset, size_t size,
                                                      const void *ptr, cl_uint num_events_in_wait_list,
                                                      const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *buffer;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  SingleBufferCommand target;
+  if (cl_int code = validateHostTransfer(target, command_queue, buffer_handle, ptr, offset, size, HostAccess::Write))
     return code;
-  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
-    return code;
-  if (!ptr || size == 0 || outOfRange(offset, size, buffer->size()))
-    return CL_INVALID_VALUE;
-  if (!hostMayWrite(*buffer))
-    return CL_INVALID_OPERATION;
-  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
-    return code;
-  BufferBinding binding;
-  if (cl_int code = bind(*buffer, *queue, binding))
-    return code;
-  Command command;
-  command.type = CL_COMMAND_WRITE_BUFFER;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.writeBuffer(*binding.buffer, binding.offset + offset, ptr, size);
-  };
-  command.keepAlive.emplace_back(buffer);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_write);
+  return target.enqueue(
+      CL_COMMAND_WRITE_BUFFER,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.writeBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
+      },
+      num_events_in_wait_list, event_wait_list, event, blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_handle,
                                                     cl_mem dst_handle, size_t src_offset, size_t dst_offset,
                                                     size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *src;
-  BufferObject *dst;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  BufferCopyCommand copy;
+  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
     return code;
-  if (cl_int code = resolveBuffer(*queue, src_handle, src))
-    return code;
-  if (cl_int code = resolveBuffer(*queue, dst_handle, dst))
-    return code;
-  if (size == 0 || outOfRange(src_offset, size, src->size()) || outOfRange(dst_offset, size, dst->size()))
+  if (size == 0 || outOfRange(src_offset, size, copy.src->size()) || outOfRange(dst_offset, size, copy.dst->size()))
     return CL_INVALID_VALUE;
-  if (&src->root() == &dst->root()) {
+  if (&copy.src->root() == &copy.dst->root()) {
     // Same storage (the same buffer, or sub-buffers of one buffer).
-    size_t srcStart = src->origin() + src_offset;
-    size_t dstStart = dst->origin() + dst_offset;
+    size_t srcStart = copy.src->origin() + src_offset;
+    size_t dstStart = copy.dst->origin() + dst_offset;
     if (srcStart < dstStart + size && dstStart < srcStart + size)
       return CL_MEM_COPY_OVERLAP;
   }
-  if (cl_int code = checkSubBufferAlignment(*src, *queue))
+  if (cl_int code = copy.bindBoth())
     return code;
-  if (cl_int code = checkSubBufferAlignment(*dst, *queue))
-    return code;
-  BufferBinding srcBinding;
-  BufferBinding dstBinding;
-  if (cl_int code = bind(*src, *queue, srcBinding))
-    return code;
-  if (cl_int code = bind(*dst, *queue, dstBinding))
-    return code;
-  Command command;
-  command.type = CL_COMMAND_COPY_BUFFER;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.copyBuffer(*srcBinding.buffer, srcBinding.offset + src_offset, *dstBinding.buffer,
-                                    dstBinding.offset + dst_offset, size);
-  };
-  command.keepAlive.emplace_back(src);
-  command.keepAlive.emplace_back(dst);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  return copy.enqueue(
+      CL_COMMAND_COPY_BUFFER,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.copyBuffer(*copy.srcBinding.buffer, copy.srcBinding.offset + src_offset,
+                                        *copy.dstBinding.buffer, copy.dstBinding.offset + dst_offset, size);
+      },
+      num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                     const void *pattern, size_t pattern_size, size_t offset,
                                                     size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *buffer;
-  if (cl_int code = resolveQueue(command_queue, queue))
-    return code;
-  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
+  SingleBufferCommand target;
+  if (cl_int code = target.resolve(command_queue, buffer_handle))
     return code;
   const bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0;
   if (!pattern || !powerOfTwo || pattern_size > 128)
     return CL_INVALID_VALUE;
-  if (size == 0 || offset % pattern_size || size % pattern_size || outOfRange(offset, size, buffer->size()))
+  if (size == 0 || offset % pattern_size || size % pattern_size || outOfRange(offset, size, target.buffer->size()))
     return CL_INVALID_VALUE;
-  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
+  if (cl_int code = bindForQueue(*target.buffer, *target.queue, target.binding))
     return code;
-  BufferBinding binding;
-  if (cl_int code = bind(*buffer, *queue, binding))
-    return code;
-  Command command;
-  command.type = CL_COMMAND_FILL_BUFFER;
   // The pattern is copied when recorded, i.e. before enqueue returns.
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.fillBuffer(*binding.buffer, binding.offset + offset, size, pattern, pattern_size);
-  };
-  command.keepAlive.emplace_back(buffer);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  return target.enqueue(
+      CL_COMMAND_FILL_BUFFER,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.fillBuffer(*target.binding.buffer, target.binding.offset + offset, size, pattern,
+                                        pattern_size);
+      },
+      num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -258,41 +374,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command
                                                         size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *buffer;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  SingleBufferCommand target;
+  RectSide bufferSide{buffer_origin, buffer_row_pitch, buffer_slice_pitch};
+  RectSide hostSide{host_origin, host_row_pitch, host_slice_pitch};
+  if (cl_int code =
+          validateHostRect(target, command_queue, buffer_handle, ptr, bufferSide, hostSide, region, HostAccess::Read))
     return code;
-  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
-    return code;
-  if (!ptr || !buffer_origin || !host_origin || !region || !validRegion(region))
-    return CL_INVALID_VALUE;
-  if (!resolvePitches(region, buffer_row_pitch, buffer_slice_pitch) ||
-      !resolvePitches(region, host_row_pitch, host_slice_pitch))
-    return CL_INVALID_VALUE;
-  if (rectEnd(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) > buffer->size())
-    return CL_INVALID_VALUE;
-  if (!hostMayRead(*buffer))
-    return CL_INVALID_OPERATION;
-  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
-    return code;
-  BufferBinding binding;
-  if (cl_int code = bind(*buffer, *queue, binding))
-    return code;
-  mux::RectRegion rect;
-  rect.srcOrigin = {buffer_origin[0] + binding.offset, buffer_origin[1], buffer_origin[2]};
-  rect.dstOrigin = {host_origin[0], host_origin[1], host_origin[2]};
-  rect.region = {region[0], region[1], region[2]};
-  rect.srcRowPitch = buffer_row_pitch;
-  rect.srcSlicePitch = buffer_slice_pitch;
-  rect.dstRowPitch = host_row_pitch;
-  rect.dstSlicePitch = host_slice_pitch;
-  Command command;
-  command.type = CL_COMMAND_READ_BUFFER_RECT;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.readBufferRect(*binding.buffer, ptr, rect);
-  };
-  command.keepAlive.emplace_back(buffer);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_read);
+  const mux::RectRegion rect = makeRect(bufferSide, target.binding.offset, hostSide, 0, region);
+  return target.enqueue(
+      CL_COMMAND_READ_BUFFER_RECT,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.readBufferRect(*target.binding.buffer, ptr, rect);
+      },
+      num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -302,117 +396,48 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue comman
                                                          size_t host_row_pitch, size_t host_slice_pitch,
                                                          const void *ptr, cl_uint num_events_in_wait_list,
                                                          const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *buffer;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  SingleBufferCommand target;
+  RectSide bufferSide{buffer_origin, buffer_row_pitch, buffer_slice_pitch};
+  RectSide hostSide{host_origin, host_row_pitch, host_slice_pitch};
+  if (cl_int code =
+          validateHostRect(target, command_queue, buffer_handle, ptr, bufferSide, hostSide, region, HostAccess::Write))
     return code;
-  if (cl_int code = resolveBuffer(*queue, buffer_handle, buffer))
-    return code;
-  if (!ptr || !buffer_origin || !host_origin || !region || !validRegion(region))
-    return CL_INVALID_VALUE;
-  if (!resolvePitches(region, buffer_row_pitch, buffer_slice_pitch) ||
-      !resolvePitches(region, host_row_pitch, host_slice_pitch))
-    return CL_INVALID_VALUE;
-  if (rectEnd(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) > buffer->size())
-    return CL_INVALID_VALUE;
-  if (!hostMayWrite(*buffer))
-    return CL_INVALID_OPERATION;
-  if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
-    return code;
-  BufferBinding binding;
-  if (cl_int code = bind(*buffer, *queue, binding))
-    return code;
-  mux::RectRegion rect;
-  rect.srcOrigin = {host_origin[0], host_origin[1], host_origin[2]};
-  rect.dstOrigin = {buffer_origin[0] + binding.offset, buffer_origin[1], buffer_origin[2]};
-  rect.region = {region[0], region[1], region[2]};
-  rect.srcRowPitch = host_row_pitch;
-  rect.srcSlicePitch = host_slice_pitch;
-  rect.dstRowPitch = buffer_row_pitch;
-  rect.dstSlicePitch = buffer_slice_pitch;
-  Command command;
-  command.type = CL_COMMAND_WRITE_BUFFER_RECT;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.writeBufferRect(*binding.buffer, ptr, rect);
-  };
-  command.keepAlive.emplace_back(buffer);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_write);
+  const mux::RectRegion rect = makeRect(hostSide, 0, bufferSide, target.binding.offset, region);
+  return target.enqueue(
+      CL_COMMAND_WRITE_BUFFER_RECT,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.writeBufferRect(*target.binding.buffer, ptr, rect);
+      },
+      num_events_in_wait_list, event_wait_list, event, blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue command_queue, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
     const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
     size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  BufferObject *src;
-  BufferObject *dst;
-  if (cl_int code = resolveQueue(command_queue, queue))
+  BufferCopyCommand copy;
+  RectSide srcSide{src_origin, src_row_pitch, src_slice_pitch};
+  RectSide dstSide{dst_origin, dst_row_pitch, dst_slice_pitch};
+  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
     return code;
-  if (cl_int code = resolveBuffer(*queue, src_handle, src))
+  if (cl_int code = validateRect(region, srcSide, dstSide))
     return code;
-  if (cl_int code = resolveBuffer(*queue, dst_handle, dst))
-    return code;
-  if (!src_origin || !dst_origin || !region || !validRegion(region))
+  if (srcSide.end(region) > copy.src->size() || dstSide.end(region) > copy.dst->size())
     return CL_INVALID_VALUE;
-  if (!resolvePitches(region, src_row_pitch, src_slice_pitch) ||
-      !resolvePitches(region, dst_row_pitch, dst_slice_pitch))
+  if (copy.src == copy.dst && srcSide.rowPitch != dstSide.rowPitch && srcSide.slicePitch != dstSide.slicePitch)
     return CL_INVALID_VALUE;
-  if (rectEnd(src_origin, region, src_row_pitch, src_slice_pitch) > src->size() ||
-      rectEnd(dst_origin, region, dst_row_pitch, dst_slice_pitch) > dst->size())
-    return CL_INVALID_VALUE;
-  if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch)
-    return CL_INVALID_VALUE;
-  if (&src->root() == &dst->root()) {
-    bool overlap;
-    if (src_row_pitch == dst_row_pitch && src_slice_pitch == dst_slice_pitch) {
-      // Express both rectangles in the root buffer (sub-buffer origins shift x).
-      const size_t srcRoot[3] = {src_origin[0] + src->origin(), src_origin[1], src_origin[2]};
-      const size_t dstRoot[3] = {dst_origin[0] + dst->origin(), dst_origin[1], dst_origin[2]};
-      overlap = rectsOverlap(srcRoot, dstRoot, region, src_row_pitch, src_slice_pitch);
-    } else {
-      // Different pitches: compare the byte ranges the rectangles span.
-      const size_t zero[3] = {0, 0, 0};
-      auto begin = [&](const size_t *origin, size_t row, size_t slice, const BufferObject &b) {
-        return static_cast<unsigned __int128>(origin[2]) * slice + static_cast<unsigned __int128>(origin[1]) * row +
-               origin[0] + b.origin();
-      };
-      auto srcBegin = begin(src_origin, src_row_pitch, src_slice_pitch, *src);
-      auto dstBegin = begin(dst_origin, dst_row_pitch, dst_slice_pitch, *dst);
-      auto srcEnd = srcBegin + rectEnd(zero, region, src_row_pitch, src_slice_pitch);
-      auto dstEnd = dstBegin + rectEnd(zero, region, dst_row_pitch, dst_slice_pitch);
-      overlap = srcBegin < dstEnd && dstBegin < srcEnd;
-    }
-    if (overlap)
-      return CL_MEM_COPY_OVERLAP;
-  }
-  if (cl_int code = checkSubBufferAlignment(*src, *queue))
+  if (&copy.src->root() == &copy.dst->root() && rectCopyOverlaps(*copy.src, *copy.dst, srcSide, dstSide, region))
+    return CL_MEM_COPY_OVERLAP;
+  if (cl_int code = copy.bindBoth())
     return code;
-  if (cl_int code = checkSubBufferAlignment(*dst, *queue))
-    return code;
-  BufferBinding srcBinding;
-  BufferBinding dstBinding;
-  if (cl_int code = bind(*src, *queue, srcBinding))
-    return code;
-  if (cl_int code = bind(*dst, *queue, dstBinding))
-    return code;
-  mux::RectRegion rect;
-  rect.srcOrigin = {src_origin[0] + srcBinding.offset, src_origin[1], src_origin[2]};
-  rect.dstOrigin = {dst_origin[0] + dstBinding.offset, dst_origin[1], dst_origin[2]};
-  rect.region = {region[0], region[1], region[2]};
-  rect.srcRowPitch = src_row_pitch;
-  rect.srcSlicePitch = src_slice_pitch;
-  rect.dstRowPitch = dst_row_pitch;
-  rect.dstSlicePitch = dst_slice_pitch;
-  Command command;
-  command.type = CL_COMMAND_COPY_BUFFER_RECT;
-  command.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.copyBufferRect(*srcBinding.buffer, *dstBinding.buffer, rect);
-  };
-  command.keepAlive.emplace_back(src);
-  command.keepAlive.emplace_back(dst);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  const mux::RectRegion rect = makeRect(srcSide, copy.srcBinding.offset, dstSide, copy.dstBinding.offset, region);
+  return copy.enqueue(
+      CL_COMMAND_COPY_BUFFER_RECT,
+      [&](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.copyBufferRect(*copy.srcBinding.buffer, *copy.dstBinding.buffer, rect);
+      },
+      num_events_in_wait_list, event_wait_list, event);
 }
-
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                   cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
                                                   size_t size, cl_uint num_events_in_wait_list,

@@ -189,6 +189,18 @@ cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits) {
   return result;
 }
 
+/// The kernel and the argument clSetKernelArg and clGetKernelArgInfo name.
+cl_int resolveKernelArg(cl_kernel handle, cl_uint index, Kernel *&kernel, const compiler::KernelArgInfo *&arg) {
+  kernel = Kernel::fromHandle(handle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  const compiler::KernelInfo &info = kernel->info();
+  if (index >= info.args.size())
+    return CL_INVALID_ARG_INDEX;
+  arg = &info.args[index];
+  return CL_SUCCESS;
+}
+
 /// Validates one clSetKernelArg call and produces the new argument state.
 cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, size_t size, const void *value,
                     ArgValue &out) {
@@ -222,19 +234,15 @@ cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, si
     out.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
     break;
   case Kind::Image:
-    // No device supports images, so no cl_mem can be an image.
+  case Kind::Sampler:
+    // No device supports images, so no cl_mem can be an image, and sampler
+    // objects cannot be created without image support: any value is invalid.
+    static_assert(sizeof(cl_mem) == sizeof(cl_sampler));
     if (size != sizeof(cl_mem))
       return CL_INVALID_ARG_SIZE;
     if (!value)
       return CL_INVALID_ARG_VALUE;
-    return CL_INVALID_MEM_OBJECT;
-  case Kind::Sampler:
-    // Sampler objects cannot be created without image support.
-    if (size != sizeof(cl_sampler))
-      return CL_INVALID_ARG_SIZE;
-    if (!value)
-      return CL_INVALID_ARG_VALUE;
-    return CL_INVALID_SAMPLER;
+    return arg.kind == Kind::Image ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
   }
   out.set = true;
   return CL_SUCCESS;
@@ -332,15 +340,13 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value) {
-  Kernel *k = Kernel::fromHandle(kernel);
-  if (!k)
-    return CL_INVALID_KERNEL;
-  const compiler::KernelInfo &info = k->info();
-  if (arg_index >= info.args.size())
-    return CL_INVALID_ARG_INDEX;
+  Kernel *k;
+  const compiler::KernelArgInfo *arg;
+  if (cl_int code = resolveKernelArg(kernel, arg_index, k, arg))
+    return code;
   try {
     ArgValue value;
-    if (cl_int code = makeArgValue(*k, info.args[arg_index], arg_size, arg_value, value); code != CL_SUCCESS)
+    if (cl_int code = makeArgValue(*k, *arg, arg_size, arg_value, value); code != CL_SUCCESS)
       return code;
     ArgValue previous; // released outside the lock
     {
@@ -382,15 +388,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
                                                    size_t param_value_size, void *param_value,
                                                    size_t *param_value_size_ret) {
-  Kernel *k = Kernel::fromHandle(kernel);
-  if (!k)
-    return CL_INVALID_KERNEL;
-  const compiler::KernelInfo &info = k->info();
-  if (arg_index >= info.args.size())
-    return CL_INVALID_ARG_INDEX;
+  Kernel *k;
+  const compiler::KernelArgInfo *argInfo;
+  if (cl_int code = resolveKernelArg(kernel, arg_index, k, argInfo))
+    return code;
   if (!argInfoAvailable(k->program()))
     return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-  const compiler::KernelArgInfo &arg = info.args[arg_index];
+  const compiler::KernelArgInfo &arg = *argInfo;
   auto write = [&](const auto &value) { return writeInfo(param_value_size, param_value, param_value_size_ret, value); };
   switch (param_name) {
   case CL_KERNEL_ARG_ADDRESS_QUALIFIER:

@@ -35,6 +35,14 @@ cl_int resolveDevice(Kernel &kernel, cl_device_id handle, Device *&device) {
   return CL_SUCCESS;
 }
 
+/// The kernel a work-group or sub-group query names, and its device.
+cl_int resolveKernelAndDevice(cl_kernel kernelHandle, cl_device_id deviceHandle, Kernel *&kernel, Device *&device) {
+  kernel = Kernel::fromHandle(kernelHandle);
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  return resolveDevice(*kernel, deviceHandle, device);
+}
+
 cl_int muxKernelFor(Kernel &kernel, Device &device, mux::Kernel *&muxKernel) {
   auto result = kernel.muxKernel(device);
   if (!result) {
@@ -62,11 +70,9 @@ bool localSizeFromInput(size_t inputSize, const void *input, size_t &localSize) 
 
 cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name, size_t input_value_size,
                     const void *input_value, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  Kernel *k = Kernel::fromHandle(kernel);
-  if (!k)
-    return CL_INVALID_KERNEL;
+  Kernel *k = nullptr;
   Device *d = nullptr;
-  if (cl_int code = resolveDevice(*k, device, d); code != CL_SUCCESS)
+  if (cl_int code = resolveKernelAndDevice(kernel, device, k, d); code != CL_SUCCESS)
     return code;
   if (d->info().subGroupSizes.empty())
     return CL_INVALID_OPERATION; // the device has no sub-groups
@@ -130,11 +136,9 @@ extern "C" {
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                                          cl_kernel_work_group_info param_name, size_t param_value_size,
                                                          void *param_value, size_t *param_value_size_ret) {
-  Kernel *k = Kernel::fromHandle(kernel);
-  if (!k)
-    return CL_INVALID_KERNEL;
+  Kernel *k = nullptr;
   Device *d = nullptr;
-  if (cl_int code = resolveDevice(*k, device, d); code != CL_SUCCESS)
+  if (cl_int code = resolveKernelAndDevice(kernel, device, k, d); code != CL_SUCCESS)
     return code;
   auto write = [&](const auto &value) { return writeInfo(param_value_size, param_value, param_value_size_ret, value); };
 

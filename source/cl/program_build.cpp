@@ -205,6 +205,30 @@ cl_int buildOrCompile(Program &program, const std::vector<Device *> &devices, st
   return combinedCode(results, codes);
 }
 
+/// The program and the devices clBuildProgram and clCompileProgram act on.
+cl_int resolveProgramDevices(cl_program handle, cl_uint numDevices, const cl_device_id *deviceList, Program *&program,
+                             std::vector<Device *> &devices) {
+  program = Program::fromHandle(handle);
+  if (!program)
+    return CL_INVALID_PROGRAM;
+  return selectDevices(program->devices(), numDevices, deviceList, devices);
+}
+
+/// Runs a build or compile step, which sets `ran` once the compilers ran,
+/// then calls pfn_notify if they did (only then is there a result to read).
+template <typename Step> cl_int runAndNotify(cl_program program, NotifyFn pfnNotify, void *userData, Step step) {
+  cl_int result;
+  bool ran = false;
+  try {
+    result = step(ran);
+  } catch (const std::bad_alloc &) {
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  if (pfnNotify && ran)
+    pfnNotify(program, userData);
+  return result;
+}
+
 } // namespace
 
 extern "C" {
@@ -212,24 +236,15 @@ extern "C" {
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                                const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                void *user_data) {
-  Program *p = Program::fromHandle(program);
-  if (!p)
-    return CL_INVALID_PROGRAM;
+  Program *p;
   std::vector<Device *> devices;
-  if (cl_int code = selectDevices(p->devices(), num_devices, device_list, devices); code != CL_SUCCESS)
+  if (cl_int code = resolveProgramDevices(program, num_devices, device_list, p, devices))
     return code;
   if (!pfn_notify && user_data)
     return CL_INVALID_VALUE;
-  cl_int result;
-  bool ran = false;
-  try {
-    result = buildOrCompile(*p, devices, options ? options : "", {}, /*compileOnly=*/false, ran);
-  } catch (const std::bad_alloc &) {
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  if (pfn_notify && ran)
-    pfn_notify(program, user_data);
-  return result;
+  return runAndNotify(program, pfn_notify, user_data, [&](bool &ran) {
+    return buildOrCompile(*p, devices, options ? options : "", {}, /*compileOnly=*/false, ran);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
@@ -237,19 +252,15 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
                                                  cl_uint num_input_headers, const cl_program *input_headers,
                                                  const char **header_include_names,
                                                  void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
-  Program *p = Program::fromHandle(program);
-  if (!p)
-    return CL_INVALID_PROGRAM;
+  Program *p;
   std::vector<Device *> devices;
-  if (cl_int code = selectDevices(p->devices(), num_devices, device_list, devices); code != CL_SUCCESS)
+  if (cl_int code = resolveProgramDevices(program, num_devices, device_list, p, devices))
     return code;
   if (num_input_headers == 0 ? (input_headers || header_include_names) : (!input_headers || !header_include_names))
     return CL_INVALID_VALUE;
   if (!pfn_notify && user_data)
     return CL_INVALID_VALUE;
-  cl_int result;
-  bool ran = false;
-  try {
+  return runAndNotify(program, pfn_notify, user_data, [&](bool &ran) -> cl_int {
     std::vector<compiler::Header> headers;
     for (cl_uint i = 0; i < num_input_headers; ++i) {
       Program *header = Program::fromHandle(input_headers[i]);
@@ -259,13 +270,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
         return CL_INVALID_VALUE;
       headers.push_back({header_include_names[i], header->impl().source});
     }
-    result = buildOrCompile(*p, devices, options ? options : "", headers, /*compileOnly=*/true, ran);
-  } catch (const std::bad_alloc &) {
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  if (pfn_notify && ran)
-    pfn_notify(program, user_data);
-  return result;
+    return buildOrCompile(*p, devices, options ? options : "", headers, /*compileOnly=*/true, ran);
+  });
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,

@@ -1,7 +1,9 @@
-// The host CPU as a Mux device.
+// The host CPU as a Mux device. Memory, buffers, query pools and
+// synchronisation come from the shared HostMemoryDevice; this class adds the
+// compiler, the thread pool that runs kernels, and the queue.
 #pragma once
 
-#include "mux/device.h"
+#include "mux/support/host_memory_device.h"
 #include "mux/support/threaded_queue.h"
 #include "thread_pool.h"
 
@@ -10,28 +12,18 @@
 
 namespace host {
 
-class Device final : public mux::Device {
+class Device final : public mux::support::HostMemoryDevice {
 public:
   Device(mux::DeviceInfo info, unsigned threads);
   ~Device() override;
 
-  const mux::DeviceInfo &info() const override { return info_; }
   compiler::Target &compiler() override;
 
-  llvm::Expected<std::unique_ptr<mux::Memory>> allocateMemory(uint64_t size, uint32_t properties,
-                                                              uint64_t alignment) override;
-  llvm::Expected<std::unique_ptr<mux::Memory>> wrapHostMemory(void *pointer, uint64_t size) override;
-  llvm::Expected<std::unique_ptr<mux::Buffer>> createBuffer(uint64_t size) override;
   llvm::Expected<std::unique_ptr<mux::CommandBuffer>> createCommandBuffer() override;
-  llvm::Expected<std::unique_ptr<mux::QueryPool>> createQueryPool(uint32_t count) override;
-  llvm::Expected<std::unique_ptr<mux::Semaphore>> createSemaphore() override;
-  llvm::Expected<std::unique_ptr<mux::Fence>> createFence() override;
   llvm::Expected<std::unique_ptr<mux::Executable>> createExecutable(std::span<const std::byte> binary) override;
   mux::Queue &queue() override { return queue_; }
-  uint64_t timestampNs() const override;
 
 private:
-  mux::DeviceInfo info_;
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
   ThreadPool pool_;

@@ -1,0 +1,61 @@
+#include "mux/support/host_memory_device.h"
+
+#include "mux/support/cpu_sync.h"
+#include "mux/support/host_command_buffer.h"
+#include "mux/support/host_memory.h"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+namespace mux::support {
+
+llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_t size, uint32_t properties,
+                                                                         uint64_t alignment) {
+  // Limits first, then the allocator's own checks.
+  if (size > info_.maxMemAllocSize)
+    return makeError(Status::InvalidArgument, "allocation of " + std::to_string(size) +
+                                                  " bytes exceeds the maximum of " +
+                                                  std::to_string(info_.maxMemAllocSize));
+  if (alignment != 0 && !std::has_single_bit(alignment))
+    return makeError(Status::InvalidArgument, "alignment " + std::to_string(alignment) + " is not a power of two");
+  // Host RAM has every property: any request is met, and reported in full.
+  if ((properties & ~kHostMemoryProperties) != 0)
+    return makeError(Status::Unsupported, "requested memory properties host RAM does not have");
+  auto memory = HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign));
+  if (!memory)
+    return memory.takeError();
+  return std::unique_ptr<Memory>(std::move(*memory));
+}
+
+llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::wrapHostMemory(void *pointer, uint64_t size) {
+  auto memory = HostMemory::wrap(pointer, size);
+  if (!memory)
+    return memory.takeError();
+  return std::unique_ptr<Memory>(std::move(*memory));
+}
+
+llvm::Expected<std::unique_ptr<Buffer>> HostMemoryDevice::createBuffer(uint64_t size) {
+  if (size == 0)
+    return makeError(Status::InvalidArgument, "buffer size is zero");
+  if (size > info_.maxMemAllocSize)
+    return makeError(Status::InvalidArgument,
+                     "buffer of " + std::to_string(size) + " bytes exceeds the maximum allocation");
+  return std::make_unique<HostBuffer>(size, info_.memBaseAddrAlign);
+}
+
+llvm::Expected<std::unique_ptr<QueryPool>> HostMemoryDevice::createQueryPool(uint32_t count) {
+  if (count == 0)
+    return makeError(Status::InvalidArgument, "query pool of zero timestamps");
+  return std::make_unique<HostQueryPool>(count);
+}
+
+llvm::Expected<std::unique_ptr<Semaphore>> HostMemoryDevice::createSemaphore() {
+  return std::make_unique<CpuSemaphore>();
+}
+
+llvm::Expected<std::unique_ptr<Fence>> HostMemoryDevice::createFence() { return std::make_unique<CpuFence>(); }
+
+uint64_t HostMemoryDevice::timestampNs() const { return hostClockNs(); }
+
+} // namespace mux::support
