@@ -48,6 +48,9 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
     args.push_back("-I");
     args.push_back(dir);
   }
+  // Clang defines __OPENCL_C_VERSION__ but not __OPENCL_VERSION__ (the
+  // device's OpenCL version) for non-SPIR triples.
+  args.push_back("-D__OPENCL_VERSION__=" + std::to_string(config.openclVersion));
   for (const std::string &define : options.defines) {
     args.push_back("-D");
     args.push_back(define);
@@ -61,7 +64,8 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   flag(options.unsafeMath, "-cl-unsafe-math-optimizations");
   flag(options.finiteMathOnly, "-cl-finite-math-only");
   flag(options.fastRelaxedMath, "-cl-fast-relaxed-math");
-  flag(options.denormsAreZero, "-cl-denorms-are-zero");
+  // -cl-denorms-are-zero is a driver option; this is what the driver passes.
+  flag(options.denormsAreZero, "-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
   flag(options.singlePrecisionConstant, "-cl-single-precision-constant");
   flag(options.correctlyRoundedDivideSqrt, "-cl-fp32-correctly-rounded-divide-sqrt");
   flag(options.uniformWorkGroupSize, "-cl-uniform-work-group-size");

@@ -139,5 +139,37 @@ TEST(Frontend, InvalidOptionIsDistinctFromBuildFailure) {
   EXPECT_NE(log.find("invalid build option '-cl-bogus'"), std::string::npos) << log;
 }
 
+TEST(Frontend, OpenCLVersionMacroAndDenormsAreZero) {
+  auto compiler = hostCompiler();
+  std::string log;
+  // Fails to compile unless __OPENCL_VERSION__ is 300 (the device's version).
+  const char *source = "#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 300\n#error bad __OPENCL_VERSION__\n"
+                       "#endif\n__kernel void k(__global float *p) { p[0] = p[1] * p[2]; }\n";
+  for (const char *options : {"", "-cl-denorms-are-zero", "-cl-std=CL1.2 -cl-denorms-are-zero -cl-fast-relaxed-math"}) {
+    log.clear();
+    auto module = compiler->build(source, options, log);
+    EXPECT_TRUE(static_cast<bool>(module)) << options << ": " << (module ? "" : errorText(module.takeError())) << log;
+  }
+}
+
+/// The CTS compiler/large_compile program: many random lines of simple code,
+/// including the scalar dot(float, float).
+TEST(Frontend, LargeCompile) {
+  const char *lines[] = {"dst[tid] = src[tid];\n", "dst[tid] = src[tid] * 3.f;\n", "temp = src[tid] / 4.f;\n",
+                         "dst[tid] = dot(temp,src[tid]);\n", "dst[tid] = dst[tid] + temp;\n"};
+  auto compiler = hostCompiler();
+  for (unsigned count : {64u, 1024u, 4096u}) {
+    std::string source = "__kernel void sample_test(__global float *src, __global int *dst)\n{\n"
+                         "    float temp = 0.0f;\n    int  tid = get_global_id(0);\n";
+    for (unsigned i = 1; i + 1 < count; ++i)
+      source += lines[(i * 2654435761u >> 7) % 5];
+    source += "}\n";
+    std::string log;
+    auto module = compiler->build(source, "", log);
+    EXPECT_TRUE(static_cast<bool>(module))
+        << count << " lines: " << (module ? "" : errorText(module.takeError())) << log;
+  }
+}
+
 } // namespace
 } // namespace compiler::test

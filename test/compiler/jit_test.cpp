@@ -4,6 +4,7 @@
 
 #include "test_support.h"
 
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -238,6 +239,93 @@ TEST(Jit, ExecutablesLoadConcurrentlyAndRejectBadBinaries) {
   auto missing = (*executable)->createKernel("nope");
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_EQ(mux::takeStatus(missing.takeError()), mux::Status::InvalidArgument);
+}
+
+/// Small vectors reach builtins coerced to double / i64 / i32 on x86-64 and
+/// wide ones through byval pointers: the lowered builtins must still see the
+/// OpenCL types (convert_float2(uint2) once returned the integers' bits).
+TEST(Jit, VectorBuiltinsSeeTheirOpenCLTypes) {
+  Launcher launcher = load(R"(
+__kernel void conv(__global const uint2 *u, __global float2 *f, __global const float4 *g, __global int4 *rounded,
+                   __global const int4 *wide, __global uchar4 *narrow, __global const float8 *h, __global float8 *m,
+                   __global const int *x, __global char3 *c3, __global float *d, __global short2 *s,
+                   __global double2 *dd, __global ulong *ul) {
+  f[0] = convert_float2(u[0]);
+  f[1] = convert_float2(convert_uint2(f[0]) + (uint2)(1, 2));
+  rounded[0] = convert_int4_rte(g[0]);
+  rounded[1] = convert_int4_sat_rtn(g[0] * 1e10f);
+  rounded[2] = convert_int4(g[0]);
+  narrow[0] = convert_uchar4_sat(wide[0]);
+  m[0] = fmin(h[0], h[1]);
+  m[1] = convert_float8(convert_int8(h[0]) * 2);
+  c3[0] = convert_char3_sat((int3)(x[0], x[1], x[2]));
+  d[0] = dot(g[0], g[1]);
+  d[1] = dot(f[0], (float2)(1.0f, 2.0f));
+  s[0] = max(convert_short2(u[0]), (short)5) + rotate((short2)(1, 2), (short2)(17, 1));
+  dd[0] = convert_double2(u[0]);
+  ul[0] = convert_ulong_sat(d[0]);
+}
+)",
+                           "conv");
+  ASSERT_TRUE(launcher.kernel);
+  uint32_t u[2] = {20, 1};
+  float f[4] = {}, g[8] = {1.5f, 2.5f, -0.5f, -3.75f, 1, 2, 3, 4};
+  int32_t rounded[12] = {}, wide[4] = {-5, 17, 300, 255};
+  uint8_t narrow[4] = {};
+  float h[16] = {1, 2, 3, 4, 5, 6, 7, 8.5f, 8, 7, 6, 5, 4, 3, 2, 1}, m[16] = {};
+  int32_t x[3] = {200, -200, -7};
+  int8_t c3[4] = {};
+  float d[2] = {};
+  int16_t s[2] = {};
+  double dd[2] = {};
+  uint64_t ul = 99;
+  ArgPacker args;
+  for (const void *p : {(void *)u, (void *)f, (void *)g, (void *)rounded, (void *)wide, (void *)narrow, (void *)h,
+                        (void *)m, (void *)x, (void *)c3, (void *)d, (void *)s, (void *)dd, (void *)&ul})
+    args.add(p);
+  launcher.run1d(args.data(), 1, 1);
+  EXPECT_EQ(f[0], 20.0f);
+  EXPECT_EQ(f[1], 1.0f);
+  EXPECT_EQ(f[2], 21.0f);
+  EXPECT_EQ(f[3], 3.0f);
+  EXPECT_EQ(std::vector<int32_t>(rounded, rounded + 12),
+            (std::vector<int32_t>{2, 2, 0, -4, INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN, 1, 2, 0, -3}));
+  EXPECT_EQ(std::vector<uint8_t>(narrow, narrow + 4), (std::vector<uint8_t>{0, 17, 255, 255}));
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(m[i], std::min(h[i], h[8 + i])) << i;
+    EXPECT_EQ(m[8 + i], 2.0f * static_cast<float>(static_cast<int>(h[i]))) << i;
+  }
+  EXPECT_EQ(std::vector<int8_t>(c3, c3 + 3), (std::vector<int8_t>{127, -128, -7}));
+  EXPECT_EQ(d[0], -10.0f); // exact products and sums
+  EXPECT_EQ(d[1], 22.0f);
+  EXPECT_EQ(s[0], 20 + 2);
+  EXPECT_EQ(s[1], 5 + 4);
+  EXPECT_EQ(dd[0], 20.0);
+  EXPECT_EQ(dd[1], 1.0);
+  EXPECT_EQ(ul, 0u) << "saturates a negative value to 0";
+}
+
+/// A directed rounding that LLVM's casts cannot do exactly stays unresolved:
+/// the build fails naming it rather than computing a wrong value.
+TEST(Jit, InexactConversionRoundingsAreNotLowered) {
+  auto compiler = hostCompiler();
+  std::string log;
+  auto module = compiler->build(R"(
+__kernel void k(__global const int2 *i, __global float2 *f, __global const double *d, __global float *g) {
+  f[0] = convert_float2_rtz(i[0]);
+  g[0] = convert_float_rtp(d[0]);
+}
+)",
+                                "", log);
+  ASSERT_FALSE(static_cast<bool>(module));
+  std::string message = errorText(module.takeError()) + log;
+  EXPECT_NE(message.find("_Z18convert_float2_rtzDv2_i"), std::string::npos) << message;
+  EXPECT_NE(message.find("_Z17convert_float_rtpd"), std::string::npos) << message;
+  // Exact ones are lowered whatever the rounding: short -> float, float -> double.
+  module = compiler->build("__kernel void k(__global short2 *s, __global float2 *f, __global double2 *d) {\n"
+                           "  f[0] = convert_float2_rtz(s[0]); d[0] = convert_double2_rtn(f[1]);\n}\n",
+                           "", log);
+  EXPECT_TRUE(static_cast<bool>(module)) << (module ? "" : errorText(module.takeError())) << log;
 }
 
 } // namespace

@@ -254,5 +254,61 @@ CHECK: store <{{[0-9]+}} x float>
 TEST(Passes, TriadVectorisesAcrossWorkItemsWithSizeT) { expectVectorisedTriad("size_t"); }
 TEST(Passes, TriadVectorisesAcrossWorkItemsWithInt) { expectVectorisedTriad("int"); }
 
+/// With the baseline x86-64 CPU a uint2 argument is a double and a float8 a
+/// byval pointer; lowered builtins must still compute on the OpenCL types.
+/// Constant inputs fold, so the stored constants show what was computed.
+TEST(Passes, ExactBuiltinsSeeThroughArgumentCoercion) {
+  llvm::LLVMContext context;
+  auto parsed = parseBuildOptions("", OptionsUse::Build);
+  ASSERT_TRUE(static_cast<bool>(parsed));
+  FrontendConfig config = hostFrontendConfig();
+  config.triple = "x86_64-unknown-linux-gnu";
+  config.cpu = "x86-64";
+  std::string log;
+  auto module = compileOpenCLC(context, R"(
+__kernel void k(__global float2 *f2, __global float8 *f8, __global char3 *c3, __global uint4 *u4,
+                __global short2 *s2, __global float *f, __global float16 *f16) {
+  f2[0] = convert_float2((uint2)(20, 1));
+  f8[0] = fmin((float8)(1, 2, 3, 4, 5, 6, 7, 8), (float8)(4.5f));
+  c3[0] = convert_char3_sat((int3)(300, -300, 7));
+  u4[0] = convert_uint4_sat_rte((float4)(-1.0f, 2.5f, 3.5f, 5e9f));
+  s2[0] = max((short2)(1, -7), (short)-3);
+  f[0] = dot((float4)(1, 2, 3, 4), (float4)(1, 1, 1, 1));
+  f16[0] = convert_float16((int16)(-3));
+}
+)",
+                               *parsed, {}, config, log);
+  ASSERT_TRUE(static_cast<bool>(module)) << errorText(module.takeError()) << log;
+  llvm::ModulePassManager passes;
+  passes.addPass(LowerExactBuiltinsPass());
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  run(**module, passes);
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(**module, modules);
+  std::string result = runFileCheck(printModule(**module), R"(
+CHECK-LABEL: define {{.*}}spir_kernel void @k(
+CHECK-DAG: store <2 x float> <float 2.000000e+01, float 1.000000e+00>
+CHECK-DAG: store <8 x float> <float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00, float 4.500000e+00, float 4.500000e+00, float 4.500000e+00, float 4.500000e+00>
+CHECK-DAG: <i8 127, i8 -128, i8 7
+CHECK-DAG: store <4 x i32> <i32 0, i32 2, i32 4, i32 -1>
+CHECK-DAG: store <2 x i16> <i16 1, i16 -3>
+CHECK-DAG: store float 1.000000e+01
+CHECK-DAG: store <16 x float> splat (float -3.000000e+00)
+CHECK: ret void
+CHECK-NOT: declare {{.*}}@_Z
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 } // namespace
 } // namespace compiler::test

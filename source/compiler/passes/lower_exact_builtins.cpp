@@ -2,6 +2,12 @@
 // instructions implement exactly. The bodies are internal and always-inline,
 // so after inlining the kernels call the intrinsics directly. Every other
 // builtin is left declared (and reported by checkUnresolvedSymbols).
+//
+// The OpenCL types come from the mangled name, never from the IR signature:
+// the target's calling convention may pass a uint2 as a `double`, a char3 as
+// an `i32` or a float8 through a `ptr byval`. Each body converts between the
+// IR signature and the real types (BuiltinAbi) around the computation.
+#include "builtin_signature.h"
 #include "compiler/passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -12,33 +18,6 @@
 
 namespace compiler {
 namespace {
-
-/// What the Itanium mangling of a builtin says about its first parameter.
-struct MangledBuiltin {
-  llvm::StringRef name;
-  bool isSigned = false; ///< first parameter's element type is a signed integer
-};
-
-std::optional<MangledBuiltin> demangleBuiltin(llvm::StringRef symbol) {
-  if (!symbol.consume_front("_Z"))
-    return std::nullopt;
-  unsigned length = 0;
-  if (symbol.consumeInteger(10, length) || length == 0 || length > symbol.size())
-    return std::nullopt;
-  MangledBuiltin builtin;
-  builtin.name = symbol.take_front(length);
-  llvm::StringRef params = symbol.drop_front(length);
-  if (params.consume_front("Dv")) {
-    unsigned lanes = 0;
-    if (params.consumeInteger(10, lanes) || !params.consume_front("_"))
-      return std::nullopt;
-  }
-  if (params.empty())
-    return std::nullopt;
-  // c: char (signed in OpenCL C), a: signed char, s: short, i: int, l: long.
-  builtin.isSigned = llvm::StringRef("casil").contains(params.front());
-  return builtin;
-}
 
 enum class Op {
   None,
@@ -54,8 +33,8 @@ enum class Op {
   Ctz,
   Rotate,
   MulHi,
-  Mad,
-  Convert, ///< convert_<type>[n] with the default rounding, not saturated
+  Dot,
+  Convert, ///< convert_<type>[n][_sat][_rte|_rtz|_rtp|_rtn]
 };
 
 struct Lowering {
@@ -63,41 +42,46 @@ struct Lowering {
   llvm::Intrinsic::ID intrinsic = llvm::Intrinsic::not_intrinsic;
 };
 
-/// convert_T / convert_Tn without _sat or a rounding suffix: plain casts
-/// (float to integer rounds toward zero, everything else to nearest even,
-/// exactly as LLVM's casts do).
-bool isPlainConvert(llvm::StringRef name) {
-  if (!name.consume_front("convert_"))
-    return false;
-  name = name.rtrim("0123456789");
-  return llvm::is_contained({"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double"},
-                            name);
+unsigned operandCount(Op op) {
+  switch (op) {
+  case Op::Binary:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rotate:
+  case Op::MulHi:
+  case Op::Dot:
+    return 2;
+  case Op::Ternary:
+  case Op::Clamp:
+    return 3;
+  default:
+    return 1;
+  }
 }
 
 Lowering lowering(llvm::StringRef name, bool isFloat) {
   using namespace llvm;
-  if (isPlainConvert(name))
+  if (name.starts_with("convert_"))
     return {Op::Convert};
-  if (isFloat) {
-    Lowering unary = StringSwitch<Lowering>(name)
-                         .Case("fabs", {Op::Unary, Intrinsic::fabs})
-                         .Case("sqrt", {Op::Unary, Intrinsic::sqrt})
-                         .Case("floor", {Op::Unary, Intrinsic::floor})
-                         .Case("ceil", {Op::Unary, Intrinsic::ceil})
-                         .Case("trunc", {Op::Unary, Intrinsic::trunc})
-                         .Case("rint", {Op::Unary, Intrinsic::rint})
-                         .Case("round", {Op::Unary, Intrinsic::round})
-                         .Case("copysign", {Op::Binary, Intrinsic::copysign})
-                         .Case("fmin", {Op::Binary, Intrinsic::minnum})
-                         .Case("fmax", {Op::Binary, Intrinsic::maxnum})
-                         .Case("fma", {Op::Ternary, Intrinsic::fma})
-                         .Case("mad", {Op::Mad, Intrinsic::fmuladd})
-                         .Case("min", {Op::Min})
-                         .Case("max", {Op::Max})
-                         .Case("clamp", {Op::Clamp})
-                         .Default({});
-    return unary;
-  }
+  if (isFloat)
+    return StringSwitch<Lowering>(name)
+        .Case("fabs", {Op::Unary, Intrinsic::fabs})
+        .Case("sqrt", {Op::Unary, Intrinsic::sqrt})
+        .Case("floor", {Op::Unary, Intrinsic::floor})
+        .Case("ceil", {Op::Unary, Intrinsic::ceil})
+        .Case("trunc", {Op::Unary, Intrinsic::trunc})
+        .Case("rint", {Op::Unary, Intrinsic::rint})
+        .Case("round", {Op::Unary, Intrinsic::round})
+        .Case("copysign", {Op::Binary, Intrinsic::copysign})
+        .Case("fmin", {Op::Binary, Intrinsic::minnum})
+        .Case("fmax", {Op::Binary, Intrinsic::maxnum})
+        .Case("fma", {Op::Ternary, Intrinsic::fma})
+        .Case("mad", {Op::Ternary, Intrinsic::fmuladd})
+        .Case("min", {Op::Min})
+        .Case("max", {Op::Max})
+        .Case("clamp", {Op::Clamp})
+        .Case("dot", {Op::Dot})
+        .Default({});
   return StringSwitch<Lowering>(name)
       .Case("min", {Op::Min})
       .Case("max", {Op::Max})
@@ -111,36 +95,149 @@ Lowering lowering(llvm::StringRef name, bool isFloat) {
       .Default({});
 }
 
+enum class Rounding { Default, Rte, Rtz, Rtp, Rtn };
+
+/// What `convert_<T><n>[_sat][_<rounding>]` asks for.
+struct Conversion {
+  ClType to;
+  bool saturate = false;
+  Rounding rounding = Rounding::Default;
+};
+
+std::optional<Conversion> parseConversion(llvm::StringRef name) {
+  if (!name.consume_front("convert_"))
+    return std::nullopt;
+  Conversion conversion;
+  conversion.rounding = llvm::StringSwitch<Rounding>(name.take_back(4))
+                            .Case("_rte", Rounding::Rte)
+                            .Case("_rtz", Rounding::Rtz)
+                            .Case("_rtp", Rounding::Rtp)
+                            .Case("_rtn", Rounding::Rtn)
+                            .Default(Rounding::Default);
+  if (conversion.rounding != Rounding::Default)
+    name = name.drop_back(4);
+  conversion.saturate = name.consume_back("_sat");
+  std::optional<ClType> to = parseClTypeName(name);
+  if (!to)
+    return std::nullopt;
+  conversion.to = *to;
+  return conversion;
+}
+
+/// Significand bits (with the implicit one) of a floating-point type.
+unsigned significandBits(const ClType &type) {
+  switch (type.scalar) {
+  case ScalarKind::Half:
+    return 11;
+  case ScalarKind::Float:
+    return 24;
+  default:
+    return 53;
+  }
+}
+
+/// Moves values between the IR signature of a builtin declaration and its
+/// OpenCL types: direct, bit-cast from a same-sized coerced type (a 3-lane
+/// vector occupies 4 lanes), loaded from a byval pointer, or returned through
+/// an sret pointer. Returns nullptr where the IR shape is not understood.
+class BuiltinAbi {
+public:
+  BuiltinAbi(llvm::Function &function, llvm::IRBuilder<> &builder) : function_(function), builder_(builder) {
+    hasSret_ = function.arg_size() > 0 && function.hasParamAttribute(0, llvm::Attribute::StructRet);
+  }
+
+  unsigned irArgCount() const { return function_.arg_size() - (hasSret_ ? 1 : 0); }
+
+  llvm::Value *argument(unsigned index, llvm::Type *real) {
+    llvm::Argument *argument = function_.getArg(index + (hasSret_ ? 1 : 0));
+    llvm::Type *type = argument->getType();
+    if (type == real)
+      return argument;
+    if (type->isPointerTy()) {
+      if (argument->getParamByValType() != real)
+        return nullptr;
+      return builder_.CreateAlignedLoad(real, argument, argument->getParamAlign());
+    }
+    return fromCoerced(argument, real);
+  }
+
+  /// Emits the return of `value` (of its OpenCL type); false if impossible.
+  bool ret(llvm::Value *value) {
+    llvm::Type *returnType = function_.getReturnType();
+    if (hasSret_) {
+      llvm::Argument *slot = function_.getArg(0);
+      if (!returnType->isVoidTy() || slot->getParamStructRetType() != value->getType())
+        return false;
+      builder_.CreateAlignedStore(value, slot, slot->getParamAlign());
+      builder_.CreateRetVoid();
+      return true;
+    }
+    llvm::Value *coerced = toCoerced(value, returnType);
+    if (!coerced)
+      return false;
+    builder_.CreateRet(coerced);
+    return true;
+  }
+
+private:
+  static unsigned bits(llvm::Type *type) { return type->getPrimitiveSizeInBits().getFixedValue(); }
+
+  /// The 4-lane type a 3-lane vector is stored as, or nullptr.
+  static llvm::FixedVectorType *storageOf(llvm::Type *real) {
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(real);
+    if (!vector || vector->getNumElements() != 3)
+      return nullptr;
+    return llvm::FixedVectorType::get(vector->getElementType(), 4);
+  }
+
+  llvm::Value *fromCoerced(llvm::Value *value, llvm::Type *real) {
+    llvm::Type *type = value->getType();
+    if (!type->isSingleValueType() || type->isPointerTy() || bits(type) == 0)
+      return nullptr;
+    if (bits(type) == bits(real))
+      return builder_.CreateBitCast(value, real);
+    if (auto *storage = storageOf(real); storage && bits(type) == bits(storage))
+      return builder_.CreateShuffleVector(builder_.CreateBitCast(value, storage), {0, 1, 2});
+    return nullptr;
+  }
+
+  llvm::Value *toCoerced(llvm::Value *value, llvm::Type *type) {
+    llvm::Type *real = value->getType();
+    if (type == real)
+      return value;
+    if (!type->isSingleValueType() || type->isPointerTy() || bits(type) == 0)
+      return nullptr;
+    if (bits(type) == bits(real))
+      return builder_.CreateBitCast(value, type);
+    if (auto *storage = storageOf(real); storage && bits(type) == bits(storage))
+      return builder_.CreateBitCast(builder_.CreateShuffleVector(value, {0, 1, 2, -1}), type);
+    return nullptr;
+  }
+
+  llvm::Function &function_;
+  llvm::IRBuilder<> &builder_;
+  bool hasSret_ = false;
+};
+
+/// Emits the body of one builtin on its OpenCL-typed operands.
 class BodyBuilder {
 public:
-  BodyBuilder(llvm::Function &function, bool isSigned)
-      : function_(function), builder_(llvm::BasicBlock::Create(function.getContext(), "entry", &function)),
-        isSigned_(isSigned) {}
-
-  /// Argument `i`, splatted to the return type when it is a scalar given to a
-  /// vector builtin (fmin(float4, float), clamp(int4, int, int), ...).
-  llvm::Value *arg(unsigned i) {
-    llvm::Value *value = function_.getArg(i);
-    llvm::Type *result = function_.getReturnType();
-    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(result); vector && !value->getType()->isVectorTy())
-      return builder_.CreateVectorSplat(vector->getNumElements(), value);
-    return value;
-  }
+  BodyBuilder(llvm::IRBuilder<> &builder, const ClType &first) : builder_(builder), first_(first) {}
 
   llvm::Value *intrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args) {
     return builder_.CreateIntrinsic(id, {args.front()->getType()}, args);
   }
 
   llvm::Value *min(llvm::Value *a, llvm::Value *b) {
-    if (a->getType()->isFPOrFPVectorTy())
+    if (first_.isFloat())
       return intrinsic(llvm::Intrinsic::minnum, {a, b});
-    return intrinsic(isSigned_ ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, {a, b});
+    return intrinsic(first_.isSigned() ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, {a, b});
   }
 
   llvm::Value *max(llvm::Value *a, llvm::Value *b) {
-    if (a->getType()->isFPOrFPVectorTy())
+    if (first_.isFloat())
       return intrinsic(llvm::Intrinsic::maxnum, {a, b});
-    return intrinsic(isSigned_ ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, {a, b});
+    return intrinsic(first_.isSigned() ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, {a, b});
   }
 
   llvm::Value *mulHi(llvm::Value *a, llvm::Value *b) {
@@ -148,107 +245,204 @@ public:
     unsigned bits = type->getScalarSizeInBits();
     llvm::Type *wide = type->getWithNewBitWidth(bits * 2);
     auto extend = [&](llvm::Value *v) {
-      return isSigned_ ? builder_.CreateSExt(v, wide) : builder_.CreateZExt(v, wide);
+      return first_.isSigned() ? builder_.CreateSExt(v, wide) : builder_.CreateZExt(v, wide);
     };
     llvm::Value *product = builder_.CreateMul(extend(a), extend(b));
     return builder_.CreateTrunc(builder_.CreateLShr(product, llvm::ConstantInt::get(wide, bits)), type);
   }
 
-  llvm::Value *convert(llvm::Value *value) {
-    llvm::Type *to = function_.getReturnType();
-    llvm::Type *from = value->getType();
-    if (from->isFPOrFPVectorTy() && to->isFPOrFPVectorTy())
-      return builder_.CreateFPCast(value, to);
-    if (from->isFPOrFPVectorTy())
-      return destinationSigned_ ? builder_.CreateFPToSI(value, to) : builder_.CreateFPToUI(value, to);
-    if (to->isFPOrFPVectorTy())
-      return isSigned_ ? builder_.CreateSIToFP(value, to) : builder_.CreateUIToFP(value, to);
-    return builder_.CreateIntCast(value, to, isSigned_);
+  /// Sum of the lane products, lane 0 first (no reassociation).
+  llvm::Value *dot(llvm::Value *a, llvm::Value *b) {
+    llvm::Value *products = builder_.CreateFMul(a, b);
+    if (first_.lanes == 1)
+      return products;
+    llvm::Value *sum = builder_.CreateExtractElement(products, uint64_t{0});
+    for (unsigned lane = 1; lane < first_.lanes; ++lane)
+      sum = builder_.CreateFAdd(sum, builder_.CreateExtractElement(products, lane));
+    return sum;
   }
 
-  void setDestinationSigned(bool destinationSigned) { destinationSigned_ = destinationSigned; }
-
-  llvm::Value *emit(const Lowering &lowering) {
-    llvm::Value *falseValue = builder_.getFalse();
-    switch (lowering.op) {
-    case Op::Unary:
-      return intrinsic(lowering.intrinsic, {arg(0)});
-    case Op::Binary:
-      return intrinsic(lowering.intrinsic, {arg(0), arg(1)});
-    case Op::Ternary:
-    case Op::Mad:
-      return intrinsic(lowering.intrinsic, {arg(0), arg(1), arg(2)});
-    case Op::Min:
-      return min(arg(0), arg(1));
-    case Op::Max:
-      return max(arg(0), arg(1));
-    case Op::Clamp:
-      return min(max(arg(0), arg(1)), arg(2));
-    case Op::Abs:
-      return isSigned_ ? intrinsic(llvm::Intrinsic::abs, {arg(0), falseValue}) : arg(0);
-    case Op::Popcount:
-      return intrinsic(llvm::Intrinsic::ctpop, {arg(0)});
-    case Op::Clz:
-      return intrinsic(llvm::Intrinsic::ctlz, {arg(0), falseValue});
-    case Op::Ctz:
-      return intrinsic(llvm::Intrinsic::cttz, {arg(0), falseValue});
-    case Op::Rotate:
-      return intrinsic(llvm::Intrinsic::fshl, {arg(0), arg(0), arg(1)});
-    case Op::MulHi:
-      return mulHi(arg(0), arg(1));
-    case Op::Convert:
-      return convert(function_.getArg(0));
-    case Op::None:
-      break;
+  /// nullptr when the conversion is not exact with LLVM's operations (a
+  /// directed rounding of an inexact result): the builtin stays unresolved.
+  llvm::Value *convert(llvm::Value *value, const Conversion &conversion) {
+    const ClType &from = first_;
+    const ClType &to = conversion.to;
+    llvm::Type *toType = to.llvmType(value->getContext());
+    const bool nearest = conversion.rounding == Rounding::Default || conversion.rounding == Rounding::Rte;
+    if (to.isFloat()) {
+      if (conversion.saturate)
+        return nullptr; // OpenCL C has no saturated conversion to floating point
+      if (from.isFloat()) {
+        if (to.scalarBits() >= from.scalarBits())
+          return builder_.CreateFPExt(value, toType); // exact (or identity)
+        return nearest ? builder_.CreateFPTrunc(value, toType) : nullptr;
+      }
+      unsigned valueBits = from.scalarBits() - (from.isSigned() ? 1 : 0);
+      if (!nearest && valueBits > significandBits(to))
+        return nullptr; // may be inexact, and LLVM's casts round to nearest
+      return from.isSigned() ? builder_.CreateSIToFP(value, toType) : builder_.CreateUIToFP(value, toType);
     }
-    llvm_unreachable("no lowering");
+    if (from.isFloat())
+      return floatToInteger(value, conversion, toType);
+    if (conversion.saturate)
+      value = clampToRangeOf(value, to);
+    return builder_.CreateIntCast(value, toType, from.isSigned());
   }
-
-  void finish(llvm::Value *result) { builder_.CreateRet(result); }
 
 private:
-  llvm::Function &function_;
-  llvm::IRBuilder<> builder_;
-  bool isSigned_;
-  bool destinationSigned_ = false;
+  llvm::Value *floatToInteger(llvm::Value *value, const Conversion &conversion, llvm::Type *toType) {
+    switch (conversion.rounding) {
+    case Rounding::Default:
+    case Rounding::Rtz:
+      break; // the casts truncate
+    case Rounding::Rte:
+      value = intrinsic(llvm::Intrinsic::roundeven, {value});
+      break;
+    case Rounding::Rtp:
+      value = intrinsic(llvm::Intrinsic::ceil, {value});
+      break;
+    case Rounding::Rtn:
+      value = intrinsic(llvm::Intrinsic::floor, {value});
+      break;
+    }
+    const bool toSigned = conversion.to.isSigned();
+    if (conversion.saturate)
+      return builder_.CreateIntrinsic(toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                                      {toType, value->getType()}, {value});
+    // Out of range is undefined in OpenCL C but poison in LLVM: freeze it to
+    // some value so that it cannot spread.
+    return builder_.CreateFreeze(toSigned ? builder_.CreateFPToSI(value, toType)
+                                          : builder_.CreateFPToUI(value, toType));
+  }
+
+  /// Clamps integer `value` (of type first_) to the range of `to`, in the
+  /// source type: every bound needed there is representable in it.
+  llvm::Value *clampToRangeOf(llvm::Value *value, const ClType &to) {
+    const ClType &from = first_;
+    llvm::Type *type = value->getType();
+    unsigned fromBits = from.scalarBits(), toBits = to.scalarBits();
+    llvm::APInt fromMin = from.isSigned() ? llvm::APInt::getSignedMinValue(fromBits) : llvm::APInt(fromBits, 0);
+    llvm::APInt fromMax =
+        from.isSigned() ? llvm::APInt::getSignedMaxValue(fromBits) : llvm::APInt::getMaxValue(fromBits);
+    llvm::APInt toMin = to.isSigned() ? llvm::APInt::getSignedMinValue(toBits) : llvm::APInt(toBits, 0);
+    llvm::APInt toMax = to.isSigned() ? llvm::APInt::getSignedMaxValue(toBits) : llvm::APInt::getMaxValue(toBits);
+    // Compare exactly in a width holding both ranges.
+    unsigned wide = std::max(fromBits, toBits) + 1;
+    auto widen = [&](const llvm::APInt &v, bool isSigned) { return isSigned ? v.sext(wide) : v.zext(wide); };
+    llvm::APInt lowFrom = widen(fromMin, from.isSigned()), highFrom = widen(fromMax, from.isSigned());
+    llvm::APInt lowTo = widen(toMin, to.isSigned()), highTo = widen(toMax, to.isSigned());
+    auto bound = [&](const llvm::APInt &v) { return llvm::ConstantInt::get(type, v.trunc(fromBits)); };
+    if (lowTo.sgt(lowFrom))
+      value = from.isSigned() ? intrinsic(llvm::Intrinsic::smax, {value, bound(lowTo)})
+                              : intrinsic(llvm::Intrinsic::umax, {value, bound(lowTo)});
+    if (highTo.slt(highFrom))
+      value = from.isSigned() ? intrinsic(llvm::Intrinsic::smin, {value, bound(highTo)})
+                              : intrinsic(llvm::Intrinsic::umin, {value, bound(highTo)});
+    return value;
+  }
+
+  llvm::IRBuilder<> &builder_;
+  ClType first_;
 };
 
-/// Checks the declaration has the shape the lowering expects: every argument
-/// of the return type or of its element type, with the expected count.
-bool hasExpectedShape(const llvm::Function &function, Op op) {
-  unsigned expected = 1;
-  switch (op) {
-  case Op::Convert: {
-    // Same number of lanes on both sides.
-    if (function.arg_size() != 1)
-      return false;
-    auto *from = llvm::dyn_cast<llvm::FixedVectorType>(function.getArg(0)->getType());
-    auto *to = llvm::dyn_cast<llvm::FixedVectorType>(function.getReturnType());
-    if (static_cast<bool>(from) != static_cast<bool>(to))
-      return false;
-    return !from || from->getNumElements() == to->getNumElements();
+/// The OpenCL result type of a builtin, or nullopt if not lowered.
+std::optional<ClType> resultType(Op op, const ClType &first, const std::optional<Conversion> &conversion) {
+  if (op == Op::Convert) {
+    if (!conversion || conversion->to.lanes != first.lanes)
+      return std::nullopt;
+    return conversion->to;
   }
-  case Op::Binary:
-  case Op::Min:
-  case Op::Max:
-  case Op::Rotate:
-  case Op::MulHi:
-    expected = 2;
-    break;
-  case Op::Ternary:
-  case Op::Mad:
-  case Op::Clamp:
-    expected = 3;
-    break;
-  default:
-    break;
-  }
-  llvm::Type *result = function.getReturnType();
-  if (function.arg_size() != expected || result->isVoidTy())
+  if (op == Op::Dot)
+    return first.lanes <= 4 ? std::optional<ClType>(first.scalarType()) : std::nullopt;
+  return first;
+}
+
+/// Gives `function` a body; false (and no body) when it cannot be lowered
+/// exactly.
+bool defineBuiltin(llvm::Function &function, const BuiltinSignature &signature) {
+  const ClType &first = signature.params.front();
+  Lowering how = lowering(signature.name, first.isFloat());
+  if (how.op == Op::None || signature.params.size() != operandCount(how.op))
     return false;
-  for (const llvm::Argument &argument : function.args())
-    if (argument.getType() != result && argument.getType() != result->getScalarType())
+  std::optional<Conversion> conversion;
+  if (how.op == Op::Convert)
+    conversion = parseConversion(signature.name);
+  std::optional<ClType> result = resultType(how.op, first, conversion);
+  if (!result)
+    return false;
+  // Later operands are of the first one's type, or its scalar (splatted).
+  for (const ClType &param : signature.params)
+    if (param != first && param != first.scalarType())
       return false;
+
+  llvm::LLVMContext &context = function.getContext();
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
+  BuiltinAbi abi(function, builder);
+  if (abi.irArgCount() != signature.params.size()) {
+    function.deleteBody();
+    return false;
+  }
+  llvm::SmallVector<llvm::Value *, 3> args;
+  for (unsigned i = 0; i < signature.params.size(); ++i) {
+    llvm::Value *value = abi.argument(i, signature.params[i].llvmType(context));
+    if (value && first.lanes > 1 && signature.params[i].lanes == 1)
+      value = builder.CreateVectorSplat(first.lanes, value);
+    if (!value) {
+      function.deleteBody();
+      return false;
+    }
+    args.push_back(value);
+  }
+
+  BodyBuilder body(builder, first);
+  llvm::Value *falseValue = builder.getFalse();
+  llvm::Value *value = nullptr;
+  switch (how.op) {
+  case Op::Unary:
+  case Op::Binary:
+  case Op::Ternary:
+    value = body.intrinsic(how.intrinsic, args);
+    break;
+  case Op::Min:
+    value = body.min(args[0], args[1]);
+    break;
+  case Op::Max:
+    value = body.max(args[0], args[1]);
+    break;
+  case Op::Clamp:
+    value = body.min(body.max(args[0], args[1]), args[2]);
+    break;
+  case Op::Abs:
+    value = first.isSigned() ? body.intrinsic(llvm::Intrinsic::abs, {args[0], falseValue}) : args[0];
+    break;
+  case Op::Popcount:
+    value = body.intrinsic(llvm::Intrinsic::ctpop, {args[0]});
+    break;
+  case Op::Clz:
+    value = body.intrinsic(llvm::Intrinsic::ctlz, {args[0], falseValue});
+    break;
+  case Op::Ctz:
+    value = body.intrinsic(llvm::Intrinsic::cttz, {args[0], falseValue});
+    break;
+  case Op::Rotate:
+    value = body.intrinsic(llvm::Intrinsic::fshl, {args[0], args[0], args[1]});
+    break;
+  case Op::MulHi:
+    value = body.mulHi(args[0], args[1]);
+    break;
+  case Op::Dot:
+    value = body.dot(args[0], args[1]);
+    break;
+  case Op::Convert:
+    value = body.convert(args[0], *conversion);
+    break;
+  case Op::None:
+    break;
+  }
+  if (!value || value->getType() != result->llvmType(context) || !abi.ret(value)) {
+    function.deleteBody();
+    return false;
+  }
   return true;
 }
 
@@ -259,19 +453,9 @@ llvm::PreservedAnalyses LowerExactBuiltinsPass::run(llvm::Module &module, llvm::
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic())
       continue;
-    std::optional<MangledBuiltin> builtin = demangleBuiltin(function.getName());
-    if (!builtin)
+    std::optional<BuiltinSignature> signature = parseBuiltinSignature(function.getName());
+    if (!signature || !defineBuiltin(function, *signature))
       continue;
-    bool isFloat = function.getReturnType()->isFPOrFPVectorTy();
-    Lowering how = lowering(builtin->name, isFloat);
-    if (how.op == Op::None || !hasExpectedShape(function, how.op))
-      continue;
-    BodyBuilder body(function, builtin->isSigned);
-    if (how.op == Op::Convert) {
-      llvm::StringRef to = builtin->name.drop_front(llvm::StringRef("convert_").size());
-      body.setDestinationSigned(!to.starts_with("u"));
-    }
-    body.finish(body.emit(how));
     function.setLinkage(llvm::GlobalValue::InternalLinkage);
     function.addFnAttr(llvm::Attribute::AlwaysInline);
     function.removeFnAttr(llvm::Attribute::NoInline);

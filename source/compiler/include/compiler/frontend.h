@@ -25,6 +25,9 @@ struct FrontendConfig {
   std::vector<std::string> extensions;
   /// Highest OpenCL C version the device accepts (100 * major + 10 * minor).
   unsigned maxClStd = 300;
+  /// The device's OpenCL version (100 * major + 10 * minor): the value of
+  /// __OPENCL_VERSION__.
+  unsigned openclVersion = 300;
 };
 
 /// Compiles `source` with `options` to an llvm::Module in `context`. Clang's
