@@ -227,9 +227,9 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     return sizeValue(largest == info.subGroupSizes.end() ? 1 : *largest);
   }
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    return uintValue(info.subGroupSizes.empty() ? 0 : info.maxNumSubGroups);
+    return uintValue(device.supportsSubGroups() ? info.maxNumSubGroups : 0);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    return boolValue(!info.subGroupSizes.empty() && info.subGroupIndependentForwardProgress);
+    return boolValue(device.supportsSubGroups() && info.subGroupIndependentForwardProgress);
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return boolValue(true);
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:

@@ -29,6 +29,10 @@ public:
   /// The extensions reported (CL_DEVICE_EXTENSIONS), with their versions.
   const std::vector<cl_name_version> &extensions() const { return extensions_; }
   bool hasExtension(std::string_view name) const;
+  /// Whether the device supports sub-groups (OpenCL 3.0 optional feature):
+  /// CL_DEVICE_MAX_NUM_SUB_GROUPS is then non-zero. Sub-group queries on a
+  /// device without them fail with CL_INVALID_OPERATION.
+  bool supportsSubGroups() const { return !info().subGroupSizes.empty() && info().maxNumSubGroups != 0; }
 
 private:
   Platform &platform_;

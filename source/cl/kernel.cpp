@@ -11,6 +11,7 @@
 #include "program_binary.h"
 #include "program_impl.h"
 
+#include <atomic>
 #include <mutex>
 #include <new>
 
@@ -19,26 +20,55 @@ namespace polymux::cl {
 /// One argument's value as set by clSetKernelArg.
 struct ArgValue {
   bool set = false;
-  Ref<MemObject> memory;        ///< buffer arguments; null for a NULL pointer
+  /// Buffer arguments; null for a NULL pointer. Not a reference: setting an
+  /// argument does not keep the memory object alive (the application may
+  /// release it and set another before the next launch). Each launch
+  /// retains it for the command's lifetime.
+  cl_mem memory = nullptr;
   std::vector<std::byte> bytes; ///< by-value arguments
   uint64_t localSize = 0;       ///< __local pointer arguments
 };
 
+/// A mux kernel with the executable it came from, which it must not outlive
+/// (the program may be rebuilt, dropping its own reference, while a command
+/// still runs this kernel).
+struct MuxKernelEntry {
+  const Device *device;
+  std::shared_ptr<mux::Executable> executable; // declared first: outlives `kernel`
+  std::unique_ptr<mux::Kernel> kernel;
+};
+
 struct Kernel::Impl {
-  Ref<Program> program; // declared first: outlives the mux kernels below
+  Ref<Program> program;
   compiler::KernelInfo info;
   mutable std::mutex mutex;
   std::vector<ArgValue> args;
-  std::vector<std::pair<const Device *, std::unique_ptr<mux::Kernel>>> muxKernels;
+  std::vector<MuxKernelEntry> muxKernels;
+  std::atomic<uint32_t> applicationRefs{1};
+  std::atomic<bool> attached{true};
 };
 
 Kernel::Kernel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Kernel::~Kernel() {
-  // The mux kernels go before the program may rebuild (and drop) the
-  // executable they came from.
   impl_->muxKernels.clear();
-  impl_->program->detachKernel();
+  detachFromProgram();
+}
+
+void Kernel::detachFromProgram() {
+  if (impl_->attached.exchange(false, std::memory_order_acq_rel))
+    impl_->program->detachKernel();
+}
+
+void Kernel::retainByApplication() {
+  impl_->applicationRefs.fetch_add(1, std::memory_order_relaxed);
+  retain();
+}
+
+void Kernel::releaseByApplication() {
+  if (impl_->applicationRefs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    detachFromProgram();
+  release();
 }
 
 Program &Kernel::program() const { return *impl_->program; }
@@ -46,17 +76,17 @@ const compiler::KernelInfo &Kernel::info() const { return impl_->info; }
 
 llvm::Expected<mux::Kernel *> Kernel::muxKernel(Device &device) {
   std::lock_guard lock(impl_->mutex);
-  for (auto &[owner, kernel] : impl_->muxKernels)
-    if (owner == &device)
-      return kernel.get();
-  auto executable = impl_->program->executable(device);
+  for (MuxKernelEntry &entry : impl_->muxKernels)
+    if (entry.device == &device)
+      return entry.kernel.get();
+  auto executable = impl_->program->sharedExecutable(device);
   if (!executable)
     return executable.takeError();
   auto kernel = (*executable)->createKernel(impl_->info.name);
   if (!kernel)
     return kernel.takeError();
-  impl_->muxKernels.emplace_back(&device, std::move(*kernel));
-  return impl_->muxKernels.back().second.get();
+  impl_->muxKernels.push_back(MuxKernelEntry{&device, std::move(*executable), std::move(*kernel)});
+  return impl_->muxKernels.back().kernel.get();
 }
 
 cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std::vector<Ref<ObjectBase>> &keepAlive) {
@@ -73,7 +103,13 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std
     case compiler::KernelArgInfo::Kind::ConstantPointer:
       arg.kind = mux::KernelArg::Kind::Buffer;
       if (value.memory) {
-        auto binding = value.memory->binding(device);
+        // The application may have released the memory object since
+        // clSetKernelArg: a poisoned handle is caught here (a freed one is
+        // the application's error and cannot always be detected).
+        MemObject *memory = MemObject::fromHandle(value.memory);
+        if (!memory)
+          return CL_INVALID_KERNEL_ARGS;
+        auto binding = memory->binding(device);
         if (!binding) {
           std::string ignored;
           return errorCodeFor(takeStatusAndMessage(binding.takeError(), ignored), CL_MEM_OBJECT_ALLOCATION_FAILURE);
@@ -82,7 +118,7 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std
           return CL_MISALIGNED_SUB_BUFFER_OFFSET;
         arg.buffer = binding->buffer;
         arg.offset = binding->offset;
-        keepAlive.push_back(value.memory);
+        keepAlive.push_back(Ref<ObjectBase>(memory));
       }
       break;
     case compiler::KernelArgInfo::Kind::LocalPointer:
@@ -216,7 +252,7 @@ cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, si
     MemObject *memory = MemObject::fromHandle(handle);
     if (!memory || memory->type() != CL_MEM_OBJECT_BUFFER || &memory->context() != &kernel.program().context())
       return CL_INVALID_MEM_OBJECT;
-    out.memory = memory;
+    out.memory = handle;
     break;
   }
   case Kind::LocalPointer:
@@ -290,7 +326,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
       }
       if (code != CL_SUCCESS) {
         for (Kernel *k : created)
-          k->release();
+          k->releaseByApplication();
         return code;
       }
       created.push_back(kernel);
@@ -313,7 +349,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
       return setError(errcode_ret, code), nullptr;
     {
       std::scoped_lock lock(source->impl().mutex, clone->impl().mutex);
-      clone->impl().args = source->impl().args; // retains the memory objects
+      clone->impl().args = source->impl().args;
     }
     setError(errcode_ret, CL_SUCCESS);
     return clone->handle();
@@ -326,7 +362,7 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   Kernel *k = Kernel::fromHandle(kernel);
   if (!k)
     return CL_INVALID_KERNEL;
-  k->retain();
+  k->retainByApplication();
   return CL_SUCCESS;
 }
 
@@ -334,7 +370,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   Kernel *k = Kernel::fromHandle(kernel);
   if (!k)
     return CL_INVALID_KERNEL;
-  k->release();
+  k->releaseByApplication();
   return CL_SUCCESS;
 }
 
@@ -348,12 +384,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
     ArgValue value;
     if (cl_int code = makeArgValue(*k, *arg, arg_size, arg_value, value); code != CL_SUCCESS)
       return code;
-    ArgValue previous; // released outside the lock
-    {
-      std::lock_guard lock(k->impl().mutex);
-      previous = std::move(k->impl().args[arg_index]);
-      k->impl().args[arg_index] = std::move(value);
-    }
+    std::lock_guard lock(k->impl().mutex);
+    k->impl().args[arg_index] = std::move(value);
   } catch (const std::bad_alloc &) {
     return CL_OUT_OF_HOST_MEMORY;
   }

@@ -33,12 +33,22 @@ public:
   /// Bytes of __local memory the __local pointer arguments set so far take.
   uint64_t localArgBytes() const;
 
+  /// clRetainKernel / clReleaseKernel. The program counts a kernel as
+  /// attached (blocking rebuilds) only while the application holds it;
+  /// references the implementation holds (commands in flight) do not count.
+  void retainByApplication();
+  void releaseByApplication();
+
   struct Impl;
   explicit Kernel(std::unique_ptr<Impl> impl);
   ~Kernel() override;
   Impl &impl() const { return *impl_; }
 
 private:
+  /// Detaches from the program once (the last application reference, or
+  /// destruction, whichever comes first).
+  void detachFromProgram();
+
   std::unique_ptr<Impl> impl_;
 };
 

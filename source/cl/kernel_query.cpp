@@ -74,8 +74,8 @@ cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_i
   Device *d = nullptr;
   if (cl_int code = resolveKernelAndDevice(kernel, device, k, d); code != CL_SUCCESS)
     return code;
-  if (d->info().subGroupSizes.empty())
-    return CL_INVALID_OPERATION; // the device has no sub-groups
+  if (!d->supportsSubGroups())
+    return CL_INVALID_OPERATION;
   mux::Kernel *muxKernel = nullptr;
   if (cl_int code = muxKernelFor(*k, *d, muxKernel); code != CL_SUCCESS)
     return code;

@@ -85,6 +85,13 @@ uint32_t Program::buildFlags(const Device &device) const {
 }
 
 llvm::Expected<mux::Executable *> Program::executable(Device &device) {
+  auto executable = sharedExecutable(device);
+  if (!executable)
+    return executable.takeError();
+  return executable->get();
+}
+
+llvm::Expected<std::shared_ptr<mux::Executable>> Program::sharedExecutable(Device &device) {
   std::lock_guard lock(impl_->mutex);
   DeviceBuild *build = impl_->find(device);
   if (!build || !build->isExecutable())
@@ -98,7 +105,7 @@ llvm::Expected<mux::Executable *> Program::executable(Device &device) {
       return executable.takeError();
     build->executable = std::move(*executable);
   }
-  return build->executable.get();
+  return build->executable;
 }
 
 namespace {

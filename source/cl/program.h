@@ -6,6 +6,7 @@
 #include "compiler/target.h"
 #include "mux/executable.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +28,9 @@ public:
   compiler::Module *module(const Device &device) const;
   /// The mux executable loaded from module(device)->binary(), loaded once.
   llvm::Expected<mux::Executable *> executable(Device &device);
+  /// The same executable, shared: it outlives a rebuild of the program for
+  /// as long as the caller holds it.
+  llvm::Expected<std::shared_ptr<mux::Executable>> sharedExecutable(Device &device);
 
   /// The devices the program is associated with.
   std::span<Device *const> devices() const;

@@ -326,8 +326,13 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
       pinned.push_back(input);
       for (size_t d = 0; d < devices.size(); ++d) {
         DeviceBuild *build = impl.find(*devices[d]);
-        if (!build || build->status != CL_BUILD_SUCCESS || !build->module ||
-            build->module->kind() == compiler::ModuleKind::Executable)
+        // A compiled object or library comes from a successful compile or
+        // link, or from clCreateProgramWithBinary (no step ran on it yet, so
+        // its status is still CL_BUILD_NONE).
+        const bool usable = build && build->module &&
+                            (build->status == CL_BUILD_SUCCESS ||
+                             (build->status == CL_BUILD_NONE && impl.origin == ProgramOrigin::Binary));
+        if (!usable || build->module->kind() == compiler::ModuleKind::Executable)
           continue;
         modules[d].push_back(build->module.get());
         flags[d] = (flags[d] & build->flags & BinaryFlagKernelArgInfo) |

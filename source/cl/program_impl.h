@@ -31,8 +31,10 @@ struct DeviceBuild {
   /// The compiled object, library or executable; for binary programs before
   /// their first build, the module loaded from the binary.
   std::unique_ptr<compiler::Module> module;
-  /// Loaded from module->binary() on first use by a kernel.
-  std::unique_ptr<mux::Executable> executable;
+  /// Loaded from module->binary() on first use by a kernel. Shared with the
+  /// kernels whose mux kernels came from it: a kernel the application
+  /// released may still run in a command after the program was rebuilt.
+  std::shared_ptr<mux::Executable> executable;
   /// The CL_PROGRAM_BINARIES container, made on first query.
   std::optional<std::vector<std::byte>> encodedBinary;
 
@@ -61,7 +63,8 @@ struct Program::Impl {
   /// runs without it (with `busy` set) so queries stay responsive.
   mutable std::mutex mutex;
   bool busy = false; ///< a build, compile or link of this program is running
-  /// Kernels attached, plus links using this program's modules as inputs.
+  /// Kernels the application still holds (see Kernel::releaseByApplication),
+  /// plus links using this program's modules as inputs.
   size_t users = 0;
 
   DeviceBuild *find(const Device &device) {

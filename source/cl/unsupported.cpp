@@ -262,9 +262,11 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint 
 
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value,
                                  size_t *param_value_size_ret) {
-  // A valid memory object can only be a buffer here; its context has no
-  // device with pipe support.
-  return MemObject::fromHandle(pipe) ? CL_INVALID_OPERATION : CL_INVALID_MEM_OBJECT;
+  // No device supports pipes, so clCreatePipe never succeeds and no memory
+  // object is a pipe object.
+  (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+  (void)pipe;
+  return CL_INVALID_MEM_OBJECT;
 }
 
 // ------------------------------------------------- Shared virtual memory --
@@ -322,24 +324,15 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
   return CL_INVALID_OPERATION; // no device in the kernel's context supports SVM
 }
 
-// Every exec-info parameter OpenCL 3.0 defines is about SVM.
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
                                        const void *param_value) {
   if (!Kernel::fromHandle(kernel))
     return CL_INVALID_KERNEL;
-  switch (param_name) {
-  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-    if (!param_value || param_value_size == 0 || param_value_size % sizeof(void *) != 0)
-      return CL_INVALID_VALUE;
-    break;
-  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-    if (!param_value || param_value_size != sizeof(cl_bool))
-      return CL_INVALID_VALUE;
-    break;
-  default:
-    return CL_INVALID_VALUE;
-  }
-  return CL_INVALID_OPERATION; // no device in the kernel's context supports SVM
+  // Every exec-info parameter OpenCL 3.0 defines is about SVM, and no device
+  // in the kernel's context supports SVM: the spec's CL_INVALID_OPERATION
+  // comes before any check of the parameter itself.
+  (void)param_name, (void)param_value_size, (void)param_value;
+  return CL_INVALID_OPERATION;
 }
 
 // ----------------------------------------------------- Device-side queues --
