@@ -199,18 +199,6 @@ llvm::Expected<const std::vector<std::byte> *> encodedBinary(DeviceBuild &build)
   return &*build.encodedBinary;
 }
 
-cl_program_binary_type binaryTypeOf(compiler::ModuleKind kind) {
-  switch (kind) {
-  case compiler::ModuleKind::CompiledObject:
-    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  case compiler::ModuleKind::Library:
-    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
-  case compiler::ModuleKind::Executable:
-    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  }
-  return CL_PROGRAM_BINARY_TYPE_NONE;
-}
-
 /// Loads one application binary for `device`; CL_INVALID_BINARY when it is
 /// not ours, corrupt, or for another device or compiler.
 cl_int loadBinary(Device &device, std::span<const std::byte> bytes, DeviceBuild &build) {

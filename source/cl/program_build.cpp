@@ -55,18 +55,6 @@ DeviceResult fromCompiler(llvm::Expected<std::unique_ptr<compiler::Module>> resu
   return r;
 }
 
-cl_program_binary_type binaryTypeOf(const compiler::Module &module) {
-  switch (module.kind()) {
-  case compiler::ModuleKind::CompiledObject:
-    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  case compiler::ModuleKind::Library:
-    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
-  case compiler::ModuleKind::Executable:
-    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  }
-  return CL_PROGRAM_BINARY_TYPE_NONE;
-}
-
 /// Validates a (num_devices, device_list) pair against the devices allowed;
 /// a null list selects all of them.
 cl_int selectDevices(std::span<Device *const> allowed, cl_uint numDevices, const cl_device_id *deviceList,
@@ -133,7 +121,7 @@ void storeResult(DeviceBuild &build, DeviceResult &result, std::string_view opti
   build.log = std::move(result.log);
   if (result.code == CL_SUCCESS) {
     build.module = std::move(result.module);
-    build.binaryType = binaryTypeOf(*build.module);
+    build.binaryType = binaryTypeOf(build.module->kind());
     build.flags = flags;
     build.status = CL_BUILD_SUCCESS;
   } else {

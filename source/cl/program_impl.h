@@ -98,4 +98,17 @@ mux::Status takeStatusAndMessage(llvm::Error error, std::string &message);
 /// Builds the program object for clCreateProgramWith*/clLinkProgram.
 Program *createProgram(Context &context, ProgramOrigin origin, std::vector<Device *> devices, std::string source);
 
+/// CL_PROGRAM_BINARY_TYPE of a module of `kind`.
+inline cl_program_binary_type binaryTypeOf(compiler::ModuleKind kind) {
+  switch (kind) {
+  case compiler::ModuleKind::CompiledObject:
+    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  case compiler::ModuleKind::Library:
+    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  case compiler::ModuleKind::Executable:
+    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
+  return CL_PROGRAM_BINARY_TYPE_NONE;
+}
+
 } // namespace polymux::cl
