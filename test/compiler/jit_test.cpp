@@ -268,17 +268,19 @@ __kernel void conv(__global const uint2 *u, __global float2 *f, __global const f
 )",
                            "conv");
   ASSERT_TRUE(launcher.kernel);
-  uint32_t u[2] = {20, 1};
-  float f[4] = {}, g[8] = {1.5f, 2.5f, -0.5f, -3.75f, 1, 2, 3, 4};
-  int32_t rounded[12] = {}, wide[4] = {-5, 17, 300, 255};
-  uint8_t narrow[4] = {};
-  float h[16] = {1, 2, 3, 4, 5, 6, 7, 8.5f, 8, 7, 6, 5, 4, 3, 2, 1}, m[16] = {};
-  int32_t x[3] = {200, -200, -7};
-  int8_t c3[4] = {};
-  float d[2] = {};
-  int16_t s[2] = {};
-  double dd[2] = {};
-  uint64_t ul = 99;
+  // OpenCL requires buffers aligned to their element type (float8: 32 bytes);
+  // the JIT may use aligned vector loads and stores.
+  alignas(64) uint32_t u[2] = {20, 1};
+  alignas(64) float f[4] = {}, g[8] = {1.5f, 2.5f, -0.5f, -3.75f, 1, 2, 3, 4};
+  alignas(64) int32_t rounded[12] = {}, wide[4] = {-5, 17, 300, 255};
+  alignas(64) uint8_t narrow[4] = {};
+  alignas(64) float h[16] = {1, 2, 3, 4, 5, 6, 7, 8.5f, 8, 7, 6, 5, 4, 3, 2, 1}, m[16] = {};
+  alignas(64) int32_t x[3] = {200, -200, -7};
+  alignas(64) int8_t c3[4] = {};
+  alignas(64) float d[2] = {};
+  alignas(64) int16_t s[2] = {};
+  alignas(64) double dd[2] = {};
+  alignas(64) uint64_t ul = 99;
   ArgPacker args;
   for (const void *p : {(void *)u, (void *)f, (void *)g, (void *)rounded, (void *)wide, (void *)narrow, (void *)h,
                         (void *)m, (void *)x, (void *)c3, (void *)d, (void *)s, (void *)dd, (void *)&ul})
