@@ -3,6 +3,7 @@
 // device. Builds run synchronously; pfn_notify is called before returning,
 // which the specification allows.
 #include "program_binary.h"
+#include "program_cache.h"
 #include "program_impl.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -156,7 +157,7 @@ cl_int buildOrCompile(Program &program, const std::vector<Device *> &devices, st
         flags.push_back(buildFlagsFromOptions(options));
         // The log is complete only once the compiler returns.
         auto module = compileOnly ? compiler.compile(impl.source, options, headers, log)
-                                  : compiler.build(impl.source, options, log);
+                                  : buildWithProgramCache(compiler, impl.source, options, log);
         results.push_back(fromCompiler(std::move(module), std::move(log), codes));
         continue;
       }

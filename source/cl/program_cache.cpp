@@ -1,0 +1,169 @@
+// The on-disk kernel cache. Entries are Module::serialize() bytes in files
+// named by the SHA-256 of what determines the build; Target::deserialize
+// checks them (checksums, target identity), so a damaged or foreign entry is
+// rebuilt. Entries are written to a unique temporary file in the cache
+// directory and renamed into place, so readers never see a partial entry and
+// concurrent builders (threads or processes) cannot corrupt one.
+#include "program_cache.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <span>
+#include <sys/stat.h>
+
+namespace polymux::cl {
+
+namespace {
+
+/// Bumped when the key or the entry layout changes.
+constexpr std::string_view kCacheFormat = "polymux-program-cache-v1";
+
+const char *nonEmptyEnv(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+/// Feeds one field with its length, so that field boundaries are part of
+/// the key ("ab"+"c" and "a"+"bc" differ).
+void addField(llvm::SHA256 &hasher, std::string_view field) {
+  uint64_t size = field.size();
+  uint8_t sizeBytes[sizeof(size)];
+  for (size_t i = 0; i < sizeof(size); ++i)
+    sizeBytes[i] = static_cast<uint8_t>(size >> (8 * i));
+  hasher.update(llvm::ArrayRef<uint8_t>(sizeBytes));
+  hasher.update(llvm::StringRef(field.data(), field.size()));
+}
+
+/// Identifies this build of the driver: the path, size and modification time
+/// of the library holding this code. The compiler identity names versions,
+/// not builds, so without this a rebuilt driver could serve entries its
+/// predecessor compiled differently.
+const std::string &driverBuildStamp() {
+  static const std::string stamp = [] {
+    Dl_info info{};
+    struct stat st {};
+    if (!dladdr(reinterpret_cast<void *>(&driverBuildStamp), &info) || !info.dli_fname ||
+        stat(info.dli_fname, &st) != 0)
+      return std::string("unknown-build");
+    return std::string(info.dli_fname) + ":" + std::to_string(st.st_size) + ":" +
+           std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) + "." +
+           std::to_string(static_cast<long long>(st.st_mtim.tv_nsec));
+  }();
+  return stamp;
+}
+
+/// The entry's path in `directory`: the hex SHA-256 of the key fields.
+std::string entryPath(llvm::StringRef directory, const compiler::Target &compiler, std::string_view source,
+                      std::string_view options) {
+  llvm::SHA256 hasher;
+  addField(hasher, kCacheFormat);
+  addField(hasher, driverBuildStamp());
+  addField(hasher, compiler.identity());
+  addField(hasher, options);
+  addField(hasher, source);
+  std::array<uint8_t, 32> digest = hasher.final();
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, llvm::toHex(digest, /*LowerCase=*/true) + ".bin");
+  return std::string(path);
+}
+
+/// The executable stored at `path`, or null when there is none or it does
+/// not deserialize to an Executable for this target.
+std::unique_ptr<compiler::Module> load(compiler::Target &compiler, const std::string &path) {
+  // Read, not mapped: the file may be replaced while we use the bytes.
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false,
+                                            /*IsVolatile=*/true);
+  if (!buffer)
+    return nullptr;
+  llvm::StringRef data = (*buffer)->getBuffer();
+  std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(data.data()), data.size());
+  auto module = compiler.deserialize(bytes);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return nullptr;
+  }
+  if (!*module || (*module)->kind() != compiler::ModuleKind::Executable)
+    return nullptr;
+  return std::move(*module);
+}
+
+/// Writes `module` to `path` atomically; gives up silently on any failure.
+void store(const compiler::Module &module, llvm::StringRef directory, const std::string &path) {
+  auto bytes = module.serialize();
+  if (!bytes) {
+    llvm::consumeError(bytes.takeError());
+    return;
+  }
+  if (llvm::sys::fs::create_directories(directory))
+    return;
+  int fd = -1;
+  llvm::SmallString<256> tempPath;
+  if (llvm::sys::fs::createUniqueFile(path + "-%%%%%%%%.tmp", fd, tempPath))
+    return;
+  bool written;
+  {
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+    out.close();
+    written = !out.has_error();
+    out.clear_error(); // an unchecked error would abort in the destructor
+  }
+  if (!written || llvm::sys::fs::rename(tempPath, path))
+    llvm::sys::fs::remove(tempPath);
+}
+
+/// Whether the build may depend on more than the key: files the source
+/// includes or embeds (they may change) and the build's date and time.
+/// Deliberately coarse; a false positive only costs a cache miss.
+bool dependsOnMoreThanKey(std::string_view source) {
+  for (std::string_view word : {"include", "embed", "__DATE__", "__TIME__", "__TIMESTAMP__"})
+    if (source.find(word) != std::string_view::npos)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<std::string> programCacheDirectory() {
+  if (const char *setting = nonEmptyEnv("POLYMUX_CACHE"))
+    return std::string_view(setting) == "0" ? std::nullopt : std::optional<std::string>(setting);
+  llvm::SmallString<256> directory;
+  // The XDG base directory specification ignores relative paths.
+  if (const char *xdg = nonEmptyEnv("XDG_CACHE_HOME"); xdg && llvm::sys::path::is_absolute(xdg)) {
+    directory = xdg;
+  } else if (const char *home = nonEmptyEnv("HOME")) {
+    directory = home;
+    llvm::sys::path::append(directory, ".cache");
+  } else {
+    return std::nullopt;
+  }
+  llvm::sys::path::append(directory, "polymux");
+  return std::string(directory);
+}
+
+llvm::Expected<std::unique_ptr<compiler::Module>>
+buildWithProgramCache(compiler::Target &compiler, std::string_view source, std::string_view options, std::string &log) {
+  std::optional<std::string> directory = programCacheDirectory();
+  if (!directory || dependsOnMoreThanKey(source))
+    return compiler.build(source, options, log);
+  const std::string path = entryPath(*directory, compiler, source, options);
+  if (std::unique_ptr<compiler::Module> cached = load(compiler, path))
+    return cached;
+  auto module = compiler.build(source, options, log);
+  if (module && *module && (*module)->kind() == compiler::ModuleKind::Executable)
+    store(**module, *directory, path);
+  return module;
+}
+
+} // namespace polymux::cl

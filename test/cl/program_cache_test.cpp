@@ -1,0 +1,248 @@
+// The on-disk kernel cache (POLYMUX_CACHE): clBuildProgram from source
+// stores executables and reuses them, rebuilds damaged entries, keys on the
+// options, and writes nothing when disabled. Each test points the cache at a
+// fresh directory of its own.
+#include "cl_test.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace cltest;
+namespace fs = std::filesystem;
+
+namespace {
+
+// OFFSET comes from the build options, so different options give different
+// results as well as different cache entries.
+constexpr const char *kSource = R"(
+kernel void affine(global int *data, int factor) {
+  size_t i = get_global_id(0);
+  data[i] = data[i] * factor + OFFSET;
+}
+)";
+
+// Sets an environment variable for one test and restores it afterwards.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const std::string &value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+  ~ScopedEnv() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::optional<std::string> old_;
+};
+
+class ProgramCacheTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    std::string model = (fs::temp_directory_path() / "polymux-cache-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(model.data()), nullptr);
+    root_ = model;
+    cacheDir_ = root_ / "cache";
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    if (!root_.empty())
+      fs::remove_all(root_, ignored);
+  }
+
+  // The cache entries (temporary files excluded).
+  std::vector<fs::path> entries(const fs::path &dir) const {
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec))
+      if (entry.is_regular_file() && entry.path().extension() != ".tmp")
+        found.push_back(entry.path());
+    return found;
+  }
+  std::vector<fs::path> entries() const { return entries(cacheDir_); }
+
+  // Runs `affine` from `program` on {0, 1, .., 7} with factor 3.
+  std::vector<int> runAffine(cl_program program) {
+    constexpr size_t kCount = 8;
+    std::vector<int> data(kCount);
+    for (size_t i = 0; i < kCount; ++i)
+      data[i] = static_cast<int>(i);
+    Kernel k = kernel(program, "affine");
+    if (!k)
+      return {};
+    Mem mem = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(int) * kCount, data.data());
+    cl_mem handle = mem;
+    setArgs(k, handle, cl_int{3});
+    size_t global = kCount;
+    EXPECT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+    return read<int>(mem, kCount);
+  }
+  static std::vector<int> expectedAffine(int offset) {
+    std::vector<int> values;
+    for (int i = 0; i < 8; ++i)
+      values.push_back(i * 3 + offset);
+    return values;
+  }
+
+  static std::string readFile(const fs::path &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void writeFile(const fs::path &path, const std::string &bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  static ino_t inode(const fs::path &path) {
+    struct stat info {};
+    EXPECT_EQ(stat(path.c_str(), &info), 0) << path;
+    return info.st_ino;
+  }
+
+  fs::path root_;
+  fs::path cacheDir_;
+};
+
+} // namespace
+
+TEST_P(ProgramCacheTest, SecondBuildIsAHit) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  {
+    Program first = build(kSource, "-DOFFSET=5");
+    ASSERT_TRUE(first);
+    EXPECT_EQ(runAffine(first), expectedAffine(5));
+  }
+  std::vector<fs::path> stored = entries();
+  ASSERT_EQ(stored.size(), 1u) << "the first build stores one entry in " << cacheDir_;
+  const ino_t storedInode = inode(stored[0]);
+
+  Program second = build(kSource, "-DOFFSET=5");
+  ASSERT_TRUE(second);
+  EXPECT_EQ(runAffine(second), expectedAffine(5));
+  EXPECT_EQ(programBuildLog(second, device()).find_first_not_of(" \n"), std::string::npos)
+      << "a cached build has no compiler log";
+  // A miss would have stored the entry again (a new file renamed into place).
+  ASSERT_EQ(entries().size(), 1u);
+  EXPECT_EQ(inode(stored[0]), storedInode) << "the second build rewrote the entry instead of reading it";
+}
+
+TEST_P(ProgramCacheTest, EntryIsUsedInsteadOfCompiling) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  ASSERT_TRUE(build(kSource, "-DOFFSET=1"));
+  std::vector<fs::path> one = entries();
+  ASSERT_EQ(one.size(), 1u);
+  const std::string bytesForOne = readFile(one[0]);
+  fs::remove(one[0]);
+
+  ASSERT_TRUE(build(kSource, "-DOFFSET=2"));
+  std::vector<fs::path> two = entries();
+  ASSERT_EQ(two.size(), 1u);
+  // Put the OFFSET=1 executable under the OFFSET=2 key: a build that reads
+  // the cache runs it.
+  writeFile(two[0], bytesForOne);
+  Program fromCache = build(kSource, "-DOFFSET=2");
+  ASSERT_TRUE(fromCache);
+  EXPECT_EQ(runAffine(fromCache), expectedAffine(1));
+}
+
+TEST_P(ProgramCacheTest, DifferentOptionsMiss) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  Program first = build(kSource, "-DOFFSET=5");
+  ASSERT_TRUE(first);
+  ASSERT_EQ(entries().size(), 1u);
+  Program second = build(kSource, "-DOFFSET=9");
+  ASSERT_TRUE(second);
+  EXPECT_EQ(entries().size(), 2u);
+  EXPECT_EQ(runAffine(first), expectedAffine(5));
+  EXPECT_EQ(runAffine(second), expectedAffine(9));
+}
+
+TEST_P(ProgramCacheTest, CorruptEntryIsRebuilt) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  ASSERT_TRUE(build(kSource, "-DOFFSET=4"));
+  std::vector<fs::path> stored = entries();
+  ASSERT_EQ(stored.size(), 1u);
+  const std::string valid = readFile(stored[0]);
+  ASSERT_FALSE(valid.empty());
+
+  const std::string garbage(valid.size(), '\x5a');
+  for (const std::string &damaged : {garbage, valid.substr(0, valid.size() / 2), std::string()}) {
+    writeFile(stored[0], damaged);
+    Program rebuilt = build(kSource, "-DOFFSET=4");
+    ASSERT_TRUE(rebuilt);
+    EXPECT_EQ(runAffine(rebuilt), expectedAffine(4));
+    // The rebuild replaced the damaged entry.
+    EXPECT_NE(readFile(stored[0]), damaged);
+  }
+}
+
+TEST_P(ProgramCacheTest, DisabledWritesNothing) {
+  // With POLYMUX_CACHE=0 the default location must stay untouched too.
+  ScopedEnv xdg("XDG_CACHE_HOME", root_.string());
+  ScopedEnv cache("POLYMUX_CACHE", "0");
+  Program program = build(kSource, "-DOFFSET=3");
+  ASSERT_TRUE(program);
+  EXPECT_EQ(runAffine(program), expectedAffine(3));
+  EXPECT_FALSE(fs::exists(root_ / "polymux"));
+  EXPECT_TRUE(entries(root_).empty());
+}
+
+TEST_P(ProgramCacheTest, DefaultsToXdgCacheHome) {
+  ScopedEnv xdg("XDG_CACHE_HOME", root_.string());
+  ScopedEnv cache("POLYMUX_CACHE", ""); // empty: the default location
+  Program program = build(kSource, "-DOFFSET=3");
+  ASSERT_TRUE(program);
+  EXPECT_EQ(entries(root_ / "polymux").size(), 1u);
+}
+
+TEST_P(ProgramCacheTest, CompileAndLinkAreNotCached) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  const char *text = kSource;
+  cl_int err = CL_SUCCESS;
+  Program object(clCreateProgramWithSource(context_, 1, &text, nullptr, &err));
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  ASSERT_CL(clCompileProgram(object, 1, &dev, "-DOFFSET=6", 0, nullptr, nullptr, nullptr, nullptr));
+  cl_program inputs[] = {object};
+  Program linked(clLinkProgram(context_, 1, &dev, "", 1, inputs, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  EXPECT_EQ(runAffine(linked), expectedAffine(6));
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_P(ProgramCacheTest, FailedBuildIsNotCached) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  const char *text = kSource; // OFFSET undefined: a compile error
+  cl_int err = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &text, nullptr, &err));
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_P(ProgramCacheTest, UnwritableDirectoryIsIgnored) {
+  // A regular file where the cache directory should be: nothing can be
+  // stored, and the build still succeeds.
+  writeFile(root_ / "file", "x");
+  ScopedEnv cache("POLYMUX_CACHE", (root_ / "file" / "cache").string());
+  Program program = build(kSource, "-DOFFSET=7");
+  ASSERT_TRUE(program);
+  EXPECT_EQ(runAffine(program), expectedAffine(7));
+}
+
+CLTEST_INSTANTIATE(ProgramCacheTest);
