@@ -34,6 +34,9 @@ uint64_t staticAllocaBytes(const llvm::Function &function) {
   return bytes;
 }
 
+
+} // namespace
+
 void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
@@ -47,8 +50,6 @@ void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
   passes.run(module, modules);
 }
-
-} // namespace
 
 void initializeLLVMTargets() {
   static std::once_flag once;

@@ -14,19 +14,7 @@
 namespace compiler::test {
 namespace {
 
-void run(llvm::Module &module, llvm::ModulePassManager &passes) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  passes.run(module, modules);
-}
+void run(llvm::Module &module, llvm::ModulePassManager &passes) { runModulePasses(module, passes); }
 
 /// Inlines helpers into kernels and lowers the work-item builtins.
 void lowerWorkItems(llvm::Module &module) {

@@ -70,4 +70,7 @@ struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Runs `passes` over `module` with freshly registered analyses.
+void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes);
+
 } // namespace compiler
