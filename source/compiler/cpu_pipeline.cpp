@@ -34,7 +34,6 @@ uint64_t staticAllocaBytes(const llvm::Function &function) {
   return bytes;
 }
 
-
 } // namespace
 
 void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
