@@ -36,18 +36,22 @@ uint64_t staticAllocaBytes(const llvm::Function &function) {
 
 } // namespace
 
-void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
+void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
   passes.run(module, modules);
+}
+
+void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes) {
+  llvm::PassBuilder builder;
+  runModulePasses(module, builder, passes);
 }
 
 void initializeLLVMTargets() {
@@ -129,22 +133,13 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool opt
     function.addFnAttr("target-cpu", machine.getTargetCPU());
     function.addFnAttr("target-features", machine.getTargetFeatureString());
   }
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = !optDisable;
   tuning.SLPVectorization = !optDisable;
   llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
   llvm::ModulePassManager passes = optDisable ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, modules);
+  runModulePasses(module, builder, passes);
 }
 
 llvm::Expected<std::vector<std::byte>> emitObject(llvm::Module &module, llvm::TargetMachine &machine) {

@@ -272,17 +272,9 @@ __kernel void k(__global float2 *f2, __global float8 *f8, __global char3 *c3, __
   passes.addPass(PrepareInliningPass());
   passes.addPass(llvm::AlwaysInlinerPass(false));
   run(**module, passes);
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
   llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(**module, modules);
+  llvm::ModulePassManager optimize = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  runModulePasses(**module, builder, optimize);
   std::string result = runFileCheck(printModule(**module), R"(
 CHECK-LABEL: define {{.*}}spir_kernel void @k(
 CHECK-DAG: store <2 x float> <float 2.000000e+01, float 1.000000e+00>

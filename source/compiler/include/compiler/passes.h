@@ -11,6 +11,10 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
 
+namespace llvm {
+class PassBuilder;
+}
+
 namespace compiler {
 
 /// Function attribute that marks a work-item function; its value is the name
@@ -70,7 +74,10 @@ struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
-/// Runs `passes` over `module` with freshly registered analyses.
+/// Runs `passes` over `module` with analyses freshly registered by `builder`
+/// (give the builder that made the pipeline, so target analyses match).
+void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes);
+/// The same with a default (target-independent) PassBuilder.
 void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes);
 
 } // namespace compiler
