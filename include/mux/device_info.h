@@ -28,10 +28,10 @@ struct DeviceInfo {
   std::string name;
   std::string vendor;
   uint32_t vendorId = 0;
-  std::string driverVersion;  ///< e.g. "0.1.0"
-  std::string targetName;     ///< the Mux target this device belongs to
+  std::string driverVersion; ///< e.g. "0.1.0"
+  std::string targetName;    ///< the Mux target this device belongs to
   DeviceType type = DeviceType::CPU;
-  std::array<uint8_t, 16> uuid{};  ///< stable identity (cl_khr_device_uuid)
+  std::array<uint8_t, 16> uuid{}; ///< stable identity (cl_khr_device_uuid)
 
   // Execution resources.
   uint32_t computeUnits = 1;
@@ -39,7 +39,7 @@ struct DeviceInfo {
   uint32_t maxWorkItemDimensions = 3;
   std::array<size_t, 3> maxWorkItemSizes{1, 1, 1};
   size_t maxWorkGroupSize = 1;
-  std::vector<uint32_t> subGroupSizes;  ///< supported sub-group sizes
+  std::vector<uint32_t> subGroupSizes; ///< supported sub-group sizes
   uint32_t maxNumSubGroups = 0;
   bool subGroupIndependentForwardProgress = false;
 
@@ -52,22 +52,22 @@ struct DeviceInfo {
   uint32_t globalMemCachelineSize = 0;
   bool globalMemCacheReadWrite = true;
   uint64_t localMemSize = 0;
-  bool localMemDedicated = false;  ///< false: local memory lives in global memory
+  bool localMemDedicated = false; ///< false: local memory lives in global memory
   uint64_t maxConstantBufferSize = 0;
   uint32_t maxConstantArgs = 8;
   size_t maxParameterSize = 1024;
-  uint32_t memBaseAddrAlign = 128;  ///< bytes (OpenCL reports bits)
+  uint32_t memBaseAddrAlign = 128; ///< bytes (OpenCL reports bits)
   bool hostUnifiedMemory = false;
   size_t printfBufferSize = 1 << 20;
 
   // Arithmetic.
   FpConfig singleFp;
-  FpConfig doubleFp;  ///< all false when fp64 is unsupported
-  FpConfig halfFp;    ///< all false when fp16 is unsupported
+  FpConfig doubleFp; ///< all false when fp64 is unsupported
+  FpConfig halfFp;   ///< all false when fp16 is unsupported
   bool fp64 = false;
   bool fp16 = false;
   bool int64 = true;
-  bool atomics64 = false;  ///< 64-bit integer atomics
+  bool atomics64 = false; ///< 64-bit integer atomics
   /// Preferred/native vector widths: char, short, int, long, float, double, half.
   std::array<uint32_t, 7> preferredVectorWidth{1, 1, 1, 1, 1, 0, 0};
   std::array<uint32_t, 7> nativeVectorWidth{1, 1, 1, 1, 1, 0, 0};
@@ -77,6 +77,13 @@ struct DeviceInfo {
 
   /// Extension names (cl_khr_*, ...) the device supports.
   std::vector<std::string> extensions;
+  /// OpenCL C 3.0 optional features (__opencl_c_subgroups, ...) the device's
+  /// compiler and runtime implement, besides __opencl_c_int64 and
+  /// __opencl_c_fp64 which follow `int64` and `fp64`.
+  std::vector<std::string> openclCFeatures;
+  /// Program-scope global variables (with __opencl_c_program_scope_global_variables).
+  uint64_t maxGlobalVariableSize = 0;
+  uint64_t globalVariablePreferredTotalSize = 0;
 };
 
 } // namespace mux

@@ -128,6 +128,10 @@ bool Device::hasExtension(std::string_view name) const {
 
 namespace {
 
+bool hasFeature(const mux::DeviceInfo &info, std::string_view feature) {
+  return std::find(info.openclCFeatures.begin(), info.openclCFeatures.end(), feature) != info.openclCFeatures.end();
+}
+
 cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *value, size_t *sizeRet) {
   const mux::DeviceInfo &info = device.info();
   auto scalar = [&](auto v) { return writeInfo(size, value, sizeRet, v); };
@@ -179,6 +183,8 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
       features.push_back(nameVersion("__opencl_c_int64", openclVersion));
     if (info.fp64)
       features.push_back(nameVersion("__opencl_c_fp64", openclVersion));
+    for (const std::string &feature : info.openclCFeatures)
+      features.push_back(nameVersion(feature.c_str(), openclVersion));
     return array(std::span<const cl_name_version>(features));
   }
   case CL_DEVICE_EXTENSIONS: {
@@ -233,7 +239,9 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return boolValue(true);
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    return boolValue(hasFeature(info, "__opencl_c_work_group_collective_functions"));
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    return boolValue(hasFeature(info, "__opencl_c_generic_address_space"));
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_IMAGE_SUPPORT:
@@ -324,10 +332,12 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     return uintValue(sizeof(cl_long16)); // the largest built-in type
   case CL_DEVICE_HOST_UNIFIED_MEMORY:
     return boolValue(info.hostUnifiedMemory);
-  // Program-scope global variables are not supported (no feature macro).
+  // Zero unless __opencl_c_program_scope_global_variables is reported.
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    return sizeValue(hasFeature(info, "__opencl_c_program_scope_global_variables") ? info.maxGlobalVariableSize : 0);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    return sizeValue(0);
+    return sizeValue(
+        hasFeature(info, "__opencl_c_program_scope_global_variables") ? info.globalVariablePreferredTotalSize : 0);
   case CL_DEVICE_SVM_CAPABILITIES:
     return scalar(cl_device_svm_capabilities(0));
   // Zero means "naturally aligned".

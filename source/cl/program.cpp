@@ -477,9 +477,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
   case CL_PROGRAM_BINARY_TYPE:
     return write(build->binaryType);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    // Program-scope global variables are not supported (the device reports
-    // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0), so programs never hold any.
-    return write(static_cast<size_t>(0));
+    // Only an executable holds storage for program-scope variables.
+    return write(static_cast<size_t>(build->module ? build->module->globalVariableTotalSize() : 0));
   default:
     return CL_INVALID_VALUE;
   }

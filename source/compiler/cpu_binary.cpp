@@ -32,7 +32,11 @@ std::vector<std::byte> encodeCpuBinary(const CpuBinary &binary, std::string_view
     writer.string(kernel.name);
     writer.u64(kernel.localMemSize);
     writer.u64(kernel.privateMemSize);
+    writer.u64(kernel.workItemStateSize);
+    writer.u32(kernel.flags);
   }
+  writer.u64(binary.globalVariableSize);
+  writer.bytes(binary.printfTable);
   writer.bytes(binary.object);
   writer.u64(checksum(writer.data()));
   return writer.take();
@@ -54,8 +58,12 @@ llvm::Expected<CpuBinary> decodeCpuBinary(std::span<const std::byte> bytes, std:
     kernel.name = reader.string();
     kernel.localMemSize = reader.u64();
     kernel.privateMemSize = reader.u64();
+    kernel.workItemStateSize = reader.u64();
+    kernel.flags = reader.u32();
     binary.kernels.push_back(std::move(kernel));
   }
+  binary.globalVariableSize = reader.u64();
+  binary.printfTable = reader.bytes();
   binary.object = reader.bytes();
   size_t checkedSize = reader.position();
   uint64_t storedChecksum = reader.u64();

@@ -34,6 +34,27 @@ uint64_t staticAllocaBytes(const llvm::Function &function) {
   return bytes;
 }
 
+uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name) {
+  uint64_t value = 0;
+  if (function.hasFnAttribute(name))
+    function.getFnAttribute(name).getValueAsString().getAsInteger(10, value);
+  return value;
+}
+
+/// Bytes of the program-scope variables a program allocates: defined,
+/// writable globals that are not __local (clang leaves those undef).
+uint64_t programScopeVariableBytes(const llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  uint64_t bytes = 0;
+  for (const llvm::GlobalVariable &variable : module.globals()) {
+    if (variable.isDeclaration() || variable.isConstant() || llvm::isa<llvm::UndefValue>(variable.getInitializer()) ||
+        variable.getAddressSpace() == 3 || variable.getName().starts_with("llvm."))
+      continue;
+    bytes += layout.getTypeAllocSize(variable.getValueType()).getFixedValue();
+  }
+  return bytes;
+}
+
 } // namespace
 
 void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes) {
@@ -80,23 +101,33 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
   return machine;
 }
 
-llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels,
-                               std::vector<uint64_t> &privateSizes) {
-  if (llvm::Error error = checkSupportedFeatures(module))
-    return error;
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary) {
+  binary.globalVariableSize = programScopeVariableBytes(module);
   {
     llvm::ModulePassManager passes;
     passes.addPass(LowerExactBuiltinsPass());
     passes.addPass(LowerAtomicBuiltinsPass());
     passes.addPass(PrepareInliningPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    passes.addPass(LowerGroupBuiltinsPass());
     passes.addPass(LowerWorkItemBuiltinsPass());
+    passes.addPass(LowerLocalVariablesPass());
+    passes.addPass(LowerPrintfPass());
+    passes.addPass(LowerGenericAddressSpacePass());
     runModulePasses(module, passes);
   }
-  privateSizes.clear();
+  binary.printfTable = takePrintfTable(module);
+  binary.kernels.clear();
   for (const KernelInfo &kernel : kernels) {
-    llvm::Function *workItem = module.getFunction(kWorkItemPrefix + kernel.name);
-    privateSizes.push_back(workItem ? staticAllocaBytes(*workItem) : 0);
+    CpuKernelBinaryInfo info;
+    info.name = kernel.name;
+    if (llvm::Function *workItem = module.getFunction(kWorkItemPrefix + kernel.name)) {
+      info.privateMemSize = staticAllocaBytes(*workItem);
+      info.localMemSize = integerAttribute(*workItem, kLocalMemSizeAttribute);
+      if (workItem->hasFnAttribute(kUsesPrintfAttribute))
+        info.flags |= KernelUsesPrintf;
+    }
+    binary.kernels.push_back(std::move(info));
   }
   {
     llvm::ModulePassManager passes;
@@ -104,6 +135,11 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);
   }
+  for (CpuKernelBinaryInfo &info : binary.kernels)
+    if (llvm::Function *entry = module.getFunction(abi::kEntryPrefix + info.name)) {
+      info.workItemStateSize = integerAttribute(*entry, kWorkItemStateSizeAttribute);
+      info.privateMemSize += info.workItemStateSize;
+    }
   // Only the entry points stay visible; everything else may be removed.
   for (llvm::GlobalValue &global : module.global_values()) {
     if (global.isDeclaration() || global.getName().starts_with(abi::kEntryPrefix))

@@ -132,6 +132,7 @@ public:
       return mux::makeError(mux::Status::InvalidArgument, "only an executable module has a target binary");
     return data_->binary;
   }
+  uint64_t globalVariableTotalSize() const override;
   llvm::Expected<std::vector<std::byte>> serialize() const override;
 
   const ModuleData &data() const { return *data_; }
@@ -157,6 +158,7 @@ public:
   }
 
   std::string identity() const override { return identity_; }
+  std::string_view binaryMagic() const { return config_.binaryMagic; }
 
   llvm::Expected<std::unique_ptr<Module>> compile(std::string_view source, std::string_view options,
                                                   std::span<const Header> headers, std::string &log) override {
@@ -260,8 +262,8 @@ private:
     data.kind = ModuleKind::Executable;
     data.kernels = kernelInfos(*module);
     data.bitcode = writeBitcode(*module);
-    std::vector<uint64_t> privateSizes;
-    if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, privateSizes))
+    CpuBinary binary;
+    if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary))
       return error;
     auto machine = createTargetMachine(codegen_, data.optDisable);
     if (!machine)
@@ -271,10 +273,7 @@ private:
     if (!object)
       return object.takeError();
     dumpBuild(*module, *object);
-    CpuBinary binary;
     binary.object = std::move(*object);
-    for (size_t i = 0; i < data.kernels.size(); ++i)
-      binary.kernels.push_back({data.kernels[i].name, 0, privateSizes[i]});
     data.binary = encodeCpuBinary(binary, config_.binaryMagic);
     return llvm::Error::success();
   }
@@ -284,6 +283,17 @@ private:
   CodegenConfig codegen_;
   std::string identity_;
 };
+
+uint64_t CpuModule::globalVariableTotalSize() const {
+  if (data_->kind != ModuleKind::Executable)
+    return 0;
+  auto binary = decodeCpuBinary(data_->binary, target_.binaryMagic());
+  if (!binary) {
+    llvm::consumeError(binary.takeError());
+    return 0;
+  }
+  return binary->globalVariableSize;
+}
 
 llvm::Expected<std::vector<std::byte>> CpuModule::serialize() const {
   return serializeModule(*data_, target_.identity());

@@ -84,17 +84,6 @@ TEST(Module, LibrariesAndMissingOrDuplicateSymbols) {
   EXPECT_FALSE(static_cast<bool>(compiler->link(libraryInputs, "-D X", log)));
 }
 
-TEST(Module, BuildFailsForBarriersWithALogLine) {
-  auto compiler = hostCompiler();
-  std::string log;
-  auto module = compiler->build(
-      "__kernel void k(__global int *p) { p[get_local_id(0)] = 1; barrier(CLK_GLOBAL_MEM_FENCE); }", "", log);
-  ASSERT_FALSE(static_cast<bool>(module));
-  EXPECT_EQ(mux::takeStatus(module.takeError()), mux::Status::Unsupported);
-  EXPECT_NE(log.find("barriers"), std::string::npos) << log;
-  EXPECT_NE(log.find("not supported yet on this device"), std::string::npos) << log;
-}
-
 TEST(Module, BuildFailsForMissingBuiltins) {
   auto compiler = hostCompiler();
   std::string log;

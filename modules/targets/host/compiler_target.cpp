@@ -34,6 +34,8 @@ std::vector<std::string> clExtensions(const mux::DeviceInfo &info) {
     add("__opencl_c_fp64");
   if (info.fp16)
     add("__opencl_c_fp16");
+  for (const std::string &feature : info.openclCFeatures)
+    add(feature.c_str());
   return extensions;
 }
 

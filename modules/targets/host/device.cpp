@@ -18,7 +18,7 @@ compiler::Target &Device::compiler() {
 }
 
 llvm::Expected<std::unique_ptr<mux::CommandBuffer>> Device::createCommandBuffer() {
-  return std::make_unique<CommandBuffer>(pool_, info().localMemSize);
+  return std::make_unique<CommandBuffer>(pool_, info());
 }
 
 llvm::Expected<std::unique_ptr<mux::Executable>> Device::createExecutable(std::span<const std::byte> binary) {

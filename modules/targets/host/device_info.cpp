@@ -227,6 +227,15 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
       "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
       "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
   };
+  info.openclCFeatures = {
+      "__opencl_c_work_group_collective_functions",
+      "__opencl_c_generic_address_space",
+      "__opencl_c_program_scope_global_variables",
+  };
+  // Program-scope variables live in the JIT's memory; any size the process
+  // can allocate works, keep the limit at the allocation limit.
+  info.maxGlobalVariableSize = info.maxMemAllocSize;
+  info.globalVariablePreferredTotalSize = info.maxMemAllocSize;
   return info;
 }
 

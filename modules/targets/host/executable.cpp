@@ -70,14 +70,17 @@ llvm::Expected<llvm::orc::LLJIT &> sharedJit() {
 /// One loaded object file; kernels keep it alive after their executable.
 class LoadedObject {
 public:
-  LoadedObject(llvm::orc::LLJIT &jit, llvm::orc::JITDylib &dylib) : jit_(jit), dylib_(dylib) {}
+  LoadedObject(llvm::orc::LLJIT &jit, llvm::orc::JITDylib &dylib, std::vector<std::byte> printfTable)
+      : jit_(jit), dylib_(dylib), printfTable_(std::move(printfTable)) {}
   ~LoadedObject() { llvm::consumeError(jit_.getExecutionSession().removeJITDylib(dylib_)); }
   llvm::orc::LLJIT &jit() { return jit_; }
   llvm::orc::JITDylib &dylib() { return dylib_; }
+  std::span<const std::byte> printfTable() const { return printfTable_; }
 
 private:
   llvm::orc::LLJIT &jit_;
   llvm::orc::JITDylib &dylib_;
+  std::vector<std::byte> printfTable_;
 };
 
 size_t preferredWorkGroupMultiple() {
@@ -108,6 +111,9 @@ public:
   uint64_t localMemSize() const override { return info_.localMemSize; }
   uint64_t privateMemSize() const override { return info_.privateMemSize; }
   compiler::abi::CpuKernelEntry entry() const override { return entry_; }
+  uint64_t workItemStateSize() const override { return info_.workItemStateSize; }
+  bool usesPrintf() const override { return (info_.flags & compiler::KernelUsesPrintf) != 0; }
+  std::span<const std::byte> printfTable() const override { return object_->printfTable(); }
 
 private:
   compiler::CpuKernelBinaryInfo info_;
@@ -148,7 +154,7 @@ llvm::Expected<std::unique_ptr<mux::Executable>> loadExecutable(std::span<const 
   auto dylib = jit->createJITDylib("polymux-executable-" + std::to_string(counter++));
   if (!dylib)
     return mux::makeError(mux::Status::Failure, "cannot create a JITDylib: " + llvm::toString(dylib.takeError()));
-  auto object = std::make_shared<LoadedObject>(*jit, *dylib);
+  auto object = std::make_shared<LoadedObject>(*jit, *dylib, std::move(decoded->printfTable));
   llvm::StringRef objectBytes(reinterpret_cast<const char *>(decoded->object.data()), decoded->object.size());
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(objectBytes, "polymux-kernels.o");
   if (llvm::Error error = jit->addObjectFile(object->dylib(), std::move(buffer)))

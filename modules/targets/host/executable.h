@@ -20,6 +20,11 @@ class HostKernel : public mux::Kernel {
 public:
   /// Runs one work-group (see compiler/abi/cpu_kernel_abi.h).
   virtual compiler::abi::CpuKernelEntry entry() const = 0;
+  /// Bytes of barrier state per work-item (WorkGroupInfo::workItemState).
+  virtual uint64_t workItemStateSize() const = 0;
+  /// Whether launches need a printf buffer, and the table that decodes it.
+  virtual bool usesPrintf() const = 0;
+  virtual std::span<const std::byte> printfTable() const = 0;
 };
 
 /// Loads a binary made by the host compiler. Fails with a StatusError when

@@ -3,6 +3,13 @@
 #include "executable.h"
 #include "fault_guard.h"
 
+#include "compiler/abi/printf_abi.h"
+#include "compiler/printf_decoder.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <string>
@@ -36,12 +43,38 @@ llvm::Error checkRange(const mux::NDRange &range, size_t kernelMaxWorkGroupSize)
   return llvm::Error::success();
 }
 
+struct StackRange {
+  void *begin = nullptr;
+  void *end = nullptr;
+};
+
+/// The calling thread's stack, for the private-memory range of
+/// to_private/get_fence; empty when the system cannot tell.
+const StackRange &currentStackRange() {
+  thread_local const StackRange range = [] {
+    StackRange result;
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+      return result;
+    void *address = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+      result.begin = address;
+      result.end = static_cast<std::byte *>(address) + size;
+    }
+    pthread_attr_destroy(&attributes);
+    return result;
+  }();
+  return range;
+}
+
 } // namespace
 
-llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &pool, uint64_t localMemLimit,
+llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &pool, const mux::DeviceInfo &device,
                                                                    mux::Kernel &kernel,
                                                                    std::span<const mux::KernelArg> args,
                                                                    const mux::NDRange &range) {
+  const uint64_t localMemLimit = device.localMemSize;
   auto *hostKernel = dynamic_cast<HostKernel *>(&kernel);
   if (!hostKernel || !hostKernel->entry())
     return mux::makeError(mux::Status::InvalidArgument, "kernel was not created by the host device");
@@ -49,6 +82,7 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &p
     return error;
 
   std::unique_ptr<KernelLaunch> launch(new KernelLaunch(pool));
+  launch->kernel_ = hostKernel;
   launch->entry_ = hostKernel->entry();
 
   // Lay the arguments out (cpu_kernel_abi.h), then the __local area:
@@ -106,7 +140,21 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &p
 
   launch->localAreaOffset_ = launch->localArgs_.empty() ? 0 : alignTo(packedSize, kLocalAlignment);
   launch->localAreaSize_ = localCursor;
-  launch->hasStaticLocal_ = kernel.localMemSize() != 0;
+  uint64_t groupSize = 1;
+  for (uint32_t d = 0; d < range.dimensions; ++d)
+    groupSize *= range.localSize[d];
+  launch->stateOffset_ = alignTo(launch->localAreaOffset_ + launch->localAreaSize_, kLocalAlignment);
+  launch->stateSize_ = hostKernel->workItemStateSize() * groupSize;
+  if (hostKernel->usesPrintf()) {
+    uint64_t capacity = std::max<uint64_t>(device.printfBufferSize, 64);
+    uint64_t words = (sizeof(compiler::abi::PrintfBufferHeader) + capacity + 7) / 8;
+    launch->printfBuffer_.reset(new (std::nothrow) uint64_t[words]);
+    if (!launch->printfBuffer_)
+      return mux::makeError(mux::Status::OutOfMemory, "cannot allocate the printf buffer");
+    auto *header = reinterpret_cast<compiler::abi::PrintfBufferHeader *>(launch->printfBuffer_.get());
+    header->capacity = capacity;
+    header->used = 0;
+  }
 
   compiler::abi::WorkGroupInfo &info = launch->baseInfo_;
   info.workDim = range.dimensions;
@@ -122,6 +170,10 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &p
     info.groupId[d] = 0;
   }
   info.localMemory = nullptr;
+  info.localMemorySize = 0;
+  info.workItemState = nullptr;
+  info.printfBuffer = nullptr;
+  info.stackBegin = info.stackEnd = nullptr;
   return launch;
 }
 
@@ -135,10 +187,25 @@ mux::Status KernelLaunch::run() {
     return mux::Status::Success;
   installFaultHandlers();
   faulted_.store(false, std::memory_order_relaxed);
-  uint64_t scratchBytes = localAreaOffset_ + localAreaSize_;
+  if (printfBuffer_)
+    std::atomic_ref<uint64_t>(reinterpret_cast<compiler::abi::PrintfBufferHeader *>(printfBuffer_.get())->used)
+        .store(0, std::memory_order_relaxed);
+  uint64_t scratchBytes = stateSize_ ? stateOffset_ + stateSize_ : localAreaOffset_ + localAreaSize_;
   if (!pool_.parallelFor(groupCount_, scratchBytes, &KernelLaunch::runGroups, this))
     return mux::Status::OutOfMemory;
+  // What was printed before a fault is still shown.
+  flushPrintf();
   return faulted_.load(std::memory_order_relaxed) ? mux::Status::KernelFault : mux::Status::Success;
+}
+
+void KernelLaunch::flushPrintf() {
+  if (!printfBuffer_)
+    return;
+  std::string text = compiler::decodePrintfBuffer(kernel_->printfTable(), printfBuffer_.get());
+  if (text.empty())
+    return;
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
 }
 
 void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, uint64_t begin, uint64_t end) {
@@ -150,7 +217,13 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
   // pointing at its own __local area.
   const void *const args = launch.localArgs_.empty() ? launch.packed_ : launch.patchLocalArgs(scratch);
   compiler::abi::WorkGroupInfo info = launch.baseInfo_;
-  info.localMemory = launch.hasStaticLocal_ ? scratch + launch.localAreaOffset_ : nullptr;
+  info.localMemory = launch.localAreaSize_ ? scratch + launch.localAreaOffset_ : nullptr;
+  info.localMemorySize = launch.localAreaSize_;
+  info.workItemState = launch.stateSize_ ? scratch + launch.stateOffset_ : nullptr;
+  info.printfBuffer = launch.printfBuffer_.get();
+  const StackRange &stack = currentStackRange();
+  info.stackBegin = stack.begin;
+  info.stackEnd = stack.end;
   const uint64_t groupsX = info.numGroups[0];
   const uint64_t groupsY = info.numGroups[1];
   const compiler::abi::CpuKernelEntry entry = launch.entry_;
@@ -186,7 +259,7 @@ const void *KernelLaunch::patchLocalArgs(std::byte *scratch) const {
 
 llvm::Expected<std::unique_ptr<mux::support::KernelLaunch>>
 CommandBuffer::createLaunch(mux::Kernel &kernel, std::span<const mux::KernelArg> args, const mux::NDRange &range) {
-  auto launch = KernelLaunch::create(pool_, localMemLimit_, kernel, args, range);
+  auto launch = KernelLaunch::create(pool_, device_, kernel, args, range);
   if (!launch)
     return launch.takeError();
   return std::unique_ptr<mux::support::KernelLaunch>(std::move(*launch));

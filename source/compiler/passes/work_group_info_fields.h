@@ -11,5 +11,10 @@ enum : unsigned {
   NumGroups = 6,
   GroupId = 7,
   LocalMemory = 8,
+  LocalMemorySize = 9,
+  WorkItemState = 10,
+  PrintfBuffer = 11,
+  StackBegin = 12,
+  StackEnd = 13,
 };
 } // namespace compiler::info_field

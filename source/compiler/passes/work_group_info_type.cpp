@@ -16,15 +16,23 @@ static_assert(offsetof(abi::WorkGroupInfo, localSize) == 80);
 static_assert(offsetof(abi::WorkGroupInfo, numGroups) == 104);
 static_assert(offsetof(abi::WorkGroupInfo, groupId) == 128);
 static_assert(offsetof(abi::WorkGroupInfo, localMemory) == 152);
+static_assert(offsetof(abi::WorkGroupInfo, localMemorySize) == 160);
+static_assert(offsetof(abi::WorkGroupInfo, workItemState) == 168);
+static_assert(offsetof(abi::WorkGroupInfo, printfBuffer) == 176);
+static_assert(offsetof(abi::WorkGroupInfo, stackBegin) == 184);
+static_assert(offsetof(abi::WorkGroupInfo, stackEnd) == 192);
 
 llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
   if (auto *existing = llvm::StructType::getTypeByName(context, "polymux.WorkGroupInfo"))
     return existing;
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
   llvm::Type *triple = llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 3);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   llvm::Type *pointer = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::create(context, {i32, i32, triple, triple, triple, triple, triple, triple, pointer},
-                                  "polymux.WorkGroupInfo");
+  return llvm::StructType::create(
+      context,
+      {i32, i32, triple, triple, triple, triple, triple, triple, pointer, i64, pointer, pointer, pointer, pointer},
+      "polymux.WorkGroupInfo");
 }
 
 } // namespace compiler

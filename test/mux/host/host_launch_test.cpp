@@ -27,6 +27,9 @@ public:
   uint64_t localMemSize() const override { return local_; }
   uint64_t privateMemSize() const override { return 0; }
   compiler::abi::CpuKernelEntry entry() const override { return entry_; }
+  uint64_t workItemStateSize() const override { return 0; }
+  bool usesPrintf() const override { return false; }
+  std::span<const std::byte> printfTable() const override { return {}; }
 
 private:
   compiler::abi::CpuKernelEntry entry_;

@@ -9,6 +9,12 @@
 //     uint32 nameLength, char name[nameLength]   kernel name (no entry prefix)
 //     uint64 localMemSize    bytes of static __local memory per work-group
 //     uint64 privateMemSize  bytes of private memory (stack) per work-item
+//     uint64 workItemStateSize  bytes of barrier state per work-item
+//                            (WorkGroupInfo::workItemState), 0 without barriers
+//     uint32 flags           CpuKernelFlags bits
+//   uint64   globalVariableSize  bytes of program-scope __global variables
+//   uint64   printfTableSize, byte printfTable[]  the module's printf formats
+//                            (compiler/abi/printf_abi.h), empty without printf
 //   uint64   objectSize, byte object[objectSize]  relocatable ELF object with
 //                            one `__polymux_entry_<name>` per kernel
 //   uint64   checksum        xxh3_64bits of every byte before it
@@ -25,18 +31,27 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kCpuBinaryVersion = 1;
+inline constexpr uint32_t kCpuBinaryVersion = 2;
 /// The host target's magic.
 inline constexpr std::string_view kHostBinaryMagic = "PMXHOST";
+
+enum CpuKernelFlags : uint32_t {
+  /// The kernel calls printf: give it WorkGroupInfo::printfBuffer.
+  KernelUsesPrintf = 1u << 0,
+};
 
 struct CpuKernelBinaryInfo {
   std::string name;
   uint64_t localMemSize = 0;
   uint64_t privateMemSize = 0;
+  uint64_t workItemStateSize = 0;
+  uint32_t flags = 0; ///< CpuKernelFlags
 };
 
 struct CpuBinary {
   std::vector<CpuKernelBinaryInfo> kernels;
+  uint64_t globalVariableSize = 0;
+  std::vector<std::byte> printfTable;
   std::vector<std::byte> object;
 };
 

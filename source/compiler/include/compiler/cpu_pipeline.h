@@ -2,6 +2,7 @@
 // passes, LLVM optimisation and object emission.
 #pragma once
 
+#include "compiler/cpu_binary.h"
 #include "compiler/kernel_info.h"
 
 #include "llvm/IR/Module.h"
@@ -29,10 +30,10 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
 /// Runs the shared passes (see passes.h) on a linked module: afterwards it
 /// defines one `__polymux_entry_<k>` per kernel and nothing else external.
 /// Fails with the passes' errors (meant for the build log). On success
-/// `privateSizes[i]` estimates the stack bytes per work-item of kernel i of
-/// `kernels` (kernelInfos() of the module before this call).
-llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels,
-                               std::vector<uint64_t> &privateSizes);
+/// `binary` has one entry per kernel of `kernels` (kernelInfos() of the module
+/// before this call) with its memory needs and flags, the printf table and
+/// the size of the program-scope variables; its object is left empty.
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary);
 
 /// The O3 pipeline (O0 with `optDisable`) for `machine`.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable);

@@ -28,20 +28,20 @@ struct KernelArgInfo {
   uint32_t size = 0;
   /// ABI alignment of a by-value argument on the device.
   uint32_t alignment = 1;
-  std::string name;      ///< as written in the source
-  std::string typeName;  ///< e.g. "float*", "int4", "struct S"
+  std::string name;     ///< as written in the source
+  std::string typeName; ///< e.g. "float*", "int4", "struct S"
   AddressSpace addressSpace = AddressSpace::Private;
   AccessQualifier access = AccessQualifier::None;
-  uint32_t typeQualifiers = 0;  ///< TypeQualifier bits
+  uint32_t typeQualifiers = 0; ///< TypeQualifier bits
 };
 
 struct KernelInfo {
   std::string name;
   std::vector<KernelArgInfo> args;
-  std::array<size_t, 3> reqdWorkGroupSize{0, 0, 0};  ///< zeros when absent
+  std::array<size_t, 3> reqdWorkGroupSize{0, 0, 0}; ///< zeros when absent
   std::array<size_t, 3> workGroupSizeHint{0, 0, 0};
   std::string vecTypeHint;
-  std::string attributes;  ///< CL_KERNEL_ATTRIBUTES text
+  std::string attributes; ///< CL_KERNEL_ATTRIBUTES text
 };
 
 } // namespace compiler

@@ -1,15 +1,24 @@
 // The shared compiler passes (LLVM new pass manager), one per file under
 // source/compiler/passes/. CPU-like targets run them in this order:
-//   checkSupportedFeatures -> LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass
-//   -> PrepareInliningPass
-//   -> AlwaysInlinerPass -> LowerWorkItemBuiltinsPass -> KernelWrapperPass
+//   LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass -> PrepareInliningPass
+//   -> AlwaysInlinerPass -> LowerGroupBuiltinsPass -> LowerWorkItemBuiltinsPass
+//   -> LowerLocalVariablesPass -> LowerPrintfPass
+//   -> LowerGenericAddressSpacePass -> KernelWrapperPass
 //   -> AlwaysInlinerPass -> checkUnresolvedSymbols
 // (cpu_pipeline.h runs that sequence plus optimisation).
+//
+// After LowerWorkItemBuiltinsPass every kernel `k` is a work-item function
+// `__polymux_work_item_k(args..., ptr info, i64 x, i64 y, i64 z)` (see
+// kWorkItemAttribute); the passes after it find the WorkGroupInfo pointer as
+// argument arg_size() - 4 and the local id as the last three.
 #pragma once
 
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <vector>
 
 namespace llvm {
 class PassBuilder;
@@ -23,13 +32,23 @@ inline constexpr const char *kWorkItemAttribute = "polymux-work-item-function";
 /// Prefix of the work-item function made from kernel `k`.
 inline constexpr const char *kWorkItemPrefix = "__polymux_work_item_";
 
+/// Integer string attributes the passes leave on a work-item function (and
+/// KernelWrapperPass carries over to the entry point), read by
+/// lowerKernelsForCpu into the binary's per-kernel information:
+/// bytes of __local variables (the start of WorkGroupInfo::localMemory).
+inline constexpr const char *kLocalMemSizeAttribute = "polymux-local-mem-size";
+/// Bytes of barrier state per work-item (WorkGroupInfo::workItemState); on
+/// the entry point only.
+inline constexpr const char *kWorkItemStateSizeAttribute = "polymux-work-item-state-size";
+/// Present when the kernel calls printf.
+inline constexpr const char *kUsesPrintfAttribute = "polymux-uses-printf";
+
+/// True for the OpenCL C work-group and sub-group barrier builtins
+/// (barrier, work_group_barrier, sub_group_barrier, with or without scope).
+bool isBarrierFunction(llvm::StringRef mangledName);
+
 /// compiler::abi::WorkGroupInfo as an IR struct type.
 llvm::StructType *workGroupInfoType(llvm::LLVMContext &context);
-
-/// Fails with Status::Unsupported when a kernel uses a feature this compiler
-/// cannot lower yet (barriers, __local variables). The message is meant for
-/// the build log.
-llvm::Error checkSupportedFeatures(const llvm::Module &module);
 
 /// Fails with Status::Failure listing every function the module calls but
 /// neither defines nor can get from the executor (intrinsics, memcpy,
@@ -66,10 +85,47 @@ struct LowerWorkItemBuiltinsPass : llvm::PassInfoMixin<LowerWorkItemBuiltinsPass
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Implements the work-group and sub-group collective builtins
+/// (work_group_reduce/scan/broadcast/any/all, their sub_group_ forms) and the
+/// sub-group queries (get_sub_group_size, ...) with __local scratch
+/// variables, barriers and work-item builtins, which the later passes lower.
+/// On CPU targets a sub-group is the whole work-group.
+struct LowerGroupBuiltinsPass : llvm::PassInfoMixin<LowerGroupBuiltinsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// Gives each work-item function's __local variables (those it uses,
+/// including through functions inlined into it) offsets in
+/// WorkGroupInfo::localMemory and sets kLocalMemSizeAttribute.
+struct LowerLocalVariablesPass : llvm::PassInfoMixin<LowerLocalVariablesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// Turns printf calls into records appended to WorkGroupInfo::printfBuffer
+/// (compiler/abi/printf_abi.h), sets kUsesPrintfAttribute, and keeps the
+/// format table in the module for takePrintfTable().
+struct LowerPrintfPass : llvm::PassInfoMixin<LowerPrintfPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// Removes the printf format table LowerPrintfPass left in `module` and
+/// returns it encoded (printf_abi.h); empty when there is none.
+std::vector<std::byte> takePrintfTable(llvm::Module &module);
+
+/// Implements to_global, to_local, to_private and get_fence by comparing
+/// the pointer with the __local area and private memory ranges of the
+/// WorkGroupInfo.
+struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpacePass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// For each work-item function, emits the CPU entry point
 /// `void __polymux_entry_k(const void *packedArgs, const WorkGroupInfo *info)`
 /// (compiler/abi/cpu_kernel_abi.h): it unpacks the arguments and loops z, y, x
 /// over info->localSize calling the (always-inline) work-item function.
+/// A kernel with barriers is split into barrier regions, each run as its own
+/// work-item loops; values live across a barrier are kept per work-item in
+/// WorkGroupInfo::workItemState (kWorkItemStateSizeAttribute bytes each).
 struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };

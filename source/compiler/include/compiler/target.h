@@ -43,6 +43,9 @@ public:
   virtual llvm::Expected<std::unique_ptr<Kernel>> createKernel(std::string_view name) = 0;
   /// The target binary for mux::Device::createExecutable (Executable only).
   virtual llvm::Expected<std::vector<std::byte>> binary() = 0;
+  /// Bytes of program-scope __global variables an Executable allocates
+  /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE); 0 for the other kinds.
+  virtual uint64_t globalVariableTotalSize() const = 0;
   /// Round-trips through Target::deserialize (program binaries, cache).
   virtual llvm::Expected<std::vector<std::byte>> serialize() const = 0;
 };

@@ -18,13 +18,28 @@ struct WorkGroupInfo {
   uint32_t reserved;
   uint64_t globalOffset[3];
   uint64_t globalSize[3];
-  uint64_t enqueuedLocalSize[3];  ///< the local size given at enqueue
-  uint64_t localSize[3];          ///< this group's size (smaller at the edges)
+  uint64_t enqueuedLocalSize[3]; ///< the local size given at enqueue
+  uint64_t localSize[3];         ///< this group's size (smaller at the edges)
   uint64_t numGroups[3];
   uint64_t groupId[3];
-  /// Per-work-group __local storage for local arguments and variables;
-  /// null when the kernel uses none.
+  /// Per-work-group __local storage for __local variables (at offset 0,
+  /// `localMemSize` bytes as the binary reports) followed by the __local
+  /// arguments; null when the kernel uses none.
   void *localMemory;
+  /// Bytes of the whole __local area (variables and arguments).
+  uint64_t localMemorySize;
+  /// Per-work-item storage for values live across barriers: work-item with
+  /// local linear id i owns `workItemStateSize` bytes (as the binary reports
+  /// per kernel) at workItemState + i * workItemStateSize, 128-byte aligned.
+  /// Null when the kernel has no barriers.
+  void *workItemState;
+  /// The launch's printf buffer (compiler/abi/printf_abi.h); null when the
+  /// kernel does not call printf.
+  void *printfBuffer;
+  /// [stackBegin, stackEnd): the stack of the thread running this group.
+  /// With workItemState it bounds private memory (to_private, get_fence).
+  void *stackBegin;
+  void *stackEnd;
 };
 
 /// void entry(const void *packedArgs, const WorkGroupInfo *info)
