@@ -116,6 +116,8 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(LowerGenericAddressSpacePass());
     runModulePasses(module, passes);
   }
+  if (llvm::Error error = takeBuildErrors(module))
+    return error;
   binary.printfTable = takePrintfTable(module);
   binary.kernels.clear();
   for (const KernelInfo &kernel : kernels) {
@@ -135,6 +137,8 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);
   }
+  if (llvm::Error error = takeBuildErrors(module))
+    return error;
   for (CpuKernelBinaryInfo &info : binary.kernels)
     if (llvm::Function *entry = module.getFunction(abi::kEntryPrefix + info.name)) {
       info.workItemStateSize = integerAttribute(*entry, kWorkItemStateSizeAttribute);

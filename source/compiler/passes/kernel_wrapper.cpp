@@ -2,6 +2,14 @@
 // then run every work-item of the group in z/y/x loops. The innermost loop is
 // kept trivial (one induction variable, invariant bound) so that LLVM's loop
 // vectoriser can run consecutive work-items in SIMD lanes.
+//
+// A kernel with barriers is first cut into barrier regions
+// (barrier_regions.h); the entry then runs the loops once per region reached:
+//   next = region 0 for every work-item;
+//   while (next != 0) run region `next` for every work-item;
+// where a region returns the barrier its work-item stopped at (the same for
+// all work-items of a group, as OpenCL requires) or 0 at the end.
+#include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
 #include "work_group_info_fields.h"
@@ -67,7 +75,42 @@ Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *
   return {index, body, latch};
 }
 
-void emitEntry(llvm::Function &workItem) {
+llvm::LoadInst *loadInfoField(llvm::IRBuilder<> &builder, llvm::Value *info, llvm::Type *type, unsigned field,
+                              std::optional<unsigned> dim, const llvm::Twine &name) {
+  llvm::LLVMContext &context = builder.getContext();
+  llvm::SmallVector<llvm::Value *, 3> indices{builder.getInt32(0), builder.getInt32(field)};
+  if (dim)
+    indices.push_back(builder.getInt32(*dim));
+  llvm::Value *address = builder.CreateInBoundsGEP(workGroupInfoType(context), info, indices);
+  auto *load = builder.CreateAlignedLoad(type, address, llvm::Align(8), name);
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+  return load;
+}
+
+/// Runs `region` for every work-item of the group, from the builder's
+/// position to `exit`; each work-item's result goes to `next`.
+void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::ArrayRef<llvm::Value *> arguments,
+                     llvm::Value *info, const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase,
+                     uint64_t stateStride, llvm::Value *next, llvm::BasicBlock *exit) {
+  Loop z = openLoop(builder, localSize[2], exit, "wi.z");
+  Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
+  Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
+  llvm::Value *state = stateBase;
+  if (stateStride) {
+    llvm::Value *row = builder.CreateNUWAdd(builder.CreateNUWMul(z.index, localSize[1]), y.index);
+    llvm::Value *linear = builder.CreateNUWAdd(builder.CreateNUWMul(row, localSize[0]), x.index, "local.linear");
+    state = builder.CreateInBoundsGEP(builder.getInt8Ty(), stateBase,
+                                      builder.CreateNUWMul(linear, builder.getInt64(stateStride)), "wi.state");
+  }
+  llvm::SmallVector<llvm::Value *, 16> callArguments(arguments);
+  callArguments.append({info, x.index, y.index, z.index, state});
+  llvm::CallInst *call = builder.CreateCall(&region, callArguments, "next.region");
+  call->setCallingConv(region.getCallingConv());
+  builder.CreateStore(call, next);
+  builder.CreateBr(x.latch);
+}
+
+void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
   llvm::Module &module = *workItem.getParent();
   llvm::LLVMContext &context = module.getContext();
   std::string kernelName = workItem.getFnAttribute(kWorkItemAttribute).getValueAsString().str();
@@ -100,35 +143,79 @@ void emitEntry(llvm::Function &workItem) {
   auto *exit = llvm::BasicBlock::Create(context, "exit", entry);
   llvm::IRBuilder<> builder(start);
   llvm::SmallVector<llvm::Value *, 16> arguments = unpackArguments(builder, workItem, packed);
-  llvm::StructType *infoType = workGroupInfoType(context);
   std::array<llvm::Value *, 3> localSize;
-  for (unsigned d = 0; d < 3; ++d) {
-    llvm::Value *address = builder.CreateInBoundsGEP(
-        infoType, info, {builder.getInt32(0), builder.getInt32(info_field::LocalSize), builder.getInt32(d)});
-    auto *load = builder.CreateAlignedLoad(builder.getInt64Ty(), address, llvm::Align(8), "local.size");
-    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
-    localSize[d] = load;
+  for (unsigned d = 0; d < 3; ++d)
+    localSize[d] = loadInfoField(builder, info, builder.getInt64Ty(), info_field::LocalSize, d, "local.size");
+
+  if (regions.functions.empty()) {
+    Loop z = openLoop(builder, localSize[2], exit, "wi.z");
+    Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
+    Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
+    arguments.append({info, x.index, y.index, z.index});
+    llvm::CallInst *call = builder.CreateCall(&workItem, arguments);
+    call->setCallingConv(workItem.getCallingConv());
+    builder.CreateBr(x.latch);
+  } else {
+    entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(regions.stateStride));
+    llvm::Value *stateBase =
+        loadInfoField(builder, info, pointer, info_field::WorkItemState, std::nullopt, "wi.state.base");
+    llvm::Value *next = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "next.region.addr");
+    builder.CreateStore(builder.getInt32(0), next);
+    // After each region: the barrier the work-items stopped at, or 0.
+    auto *advance = llvm::BasicBlock::Create(context, "next.region", entry, exit);
+    llvm::IRBuilder<> advanceBuilder(advance);
+    llvm::SwitchInst *dispatch = advanceBuilder.CreateSwitch(
+        advanceBuilder.CreateLoad(advanceBuilder.getInt32Ty(), next, "next"), exit, regions.functions.size() - 1);
+    for (auto [index, region] : llvm::enumerate(regions.functions)) {
+      auto *block = llvm::BasicBlock::Create(context, "region." + llvm::Twine(index), entry, advance);
+      if (index == 0)
+        builder.CreateBr(block);
+      else
+        dispatch->addCase(builder.getInt32(index), block);
+      builder.SetInsertPoint(block);
+      emitRegionLoops(builder, *region, arguments, info, localSize, stateBase, regions.stateStride, next, advance);
+    }
   }
-  Loop z = openLoop(builder, localSize[2], exit, "wi.z");
-  Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
-  Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
-  arguments.append({info, x.index, y.index, z.index});
-  llvm::CallInst *call = builder.CreateCall(&workItem, arguments);
-  call->setCallingConv(workItem.getCallingConv());
-  builder.CreateBr(x.latch);
   builder.SetInsertPoint(exit);
+  builder.CreateRetVoid();
+}
+
+/// Records `message` as a build error and leaves `workItem` an empty body,
+/// so that the rest of the pipeline still sees valid IR.
+void replaceWithError(llvm::Function &workItem, llvm::StringRef message) {
+  llvm::Module &module = *workItem.getParent();
+  reportBuildError(module, message);
+  workItem.deleteBody();
+  workItem.setLinkage(llvm::GlobalValue::InternalLinkage);
+  auto *block = llvm::BasicBlock::Create(module.getContext(), "entry", &workItem);
+  llvm::IRBuilder<> builder(block);
   builder.CreateRetVoid();
 }
 
 } // namespace
 
-llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses) {
+  llvm::FunctionAnalysisManager &functionAnalyses =
+      analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
   llvm::SmallVector<llvm::Function *, 8> workItems;
   for (llvm::Function &function : module)
     if (function.hasFnAttribute(kWorkItemAttribute) && !function.isDeclaration())
       workItems.push_back(&function);
-  for (llvm::Function *workItem : workItems)
-    emitEntry(*workItem);
+  for (llvm::Function *workItem : workItems) {
+    llvm::Expected<BarrierRegions> regions = splitAtBarriers(*workItem, functionAnalyses);
+    if (!regions) {
+      replaceWithError(*workItem, llvm::toString(regions.takeError()));
+      emitEntry(*workItem, {});
+      continue;
+    }
+    emitEntry(*workItem, *regions);
+    if (!regions->functions.empty())
+      workItem->eraseFromParent();
+  }
+  // The barriers are gone from the work-item functions.
+  for (llvm::Function &function : llvm::make_early_inc_range(module))
+    if (function.isDeclaration() && function.use_empty() && isBarrierFunction(function.getName()))
+      function.eraseFromParent();
   return workItems.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
 }
 

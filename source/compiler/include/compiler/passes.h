@@ -47,6 +47,14 @@ inline constexpr const char *kUsesPrintfAttribute = "polymux-uses-printf";
 /// (barrier, work_group_barrier, sub_group_barrier, with or without scope).
 bool isBarrierFunction(llvm::StringRef mangledName);
 
+/// Records a build error a pass found (a kernel the device cannot run, a
+/// malformed printf): the pipeline fails the build with every recorded
+/// message once the passes have run. `message` is a build-log line.
+void reportBuildError(llvm::Module &module, const llvm::Twine &message);
+/// Removes the recorded build errors from `module` and returns them as one
+/// Status::Failure error; success when there are none.
+llvm::Error takeBuildErrors(llvm::Module &module);
+
 /// compiler::abi::WorkGroupInfo as an IR struct type.
 llvm::StructType *workGroupInfoType(llvm::LLVMContext &context);
 
@@ -123,9 +131,15 @@ struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpa
 /// `void __polymux_entry_k(const void *packedArgs, const WorkGroupInfo *info)`
 /// (compiler/abi/cpu_kernel_abi.h): it unpacks the arguments and loops z, y, x
 /// over info->localSize calling the (always-inline) work-item function.
-/// A kernel with barriers is split into barrier regions, each run as its own
-/// work-item loops; values live across a barrier are kept per work-item in
-/// WorkGroupInfo::workItemState (kWorkItemStateSizeAttribute bytes each).
+/// A kernel with barriers (isBarrierFunction) is split into barrier regions
+/// (passes/barrier_regions.h): region r runs from barrier r (0: the start)
+/// to the next barrier or the end, as an always-inline function returning
+/// where it stopped; the entry runs the work-item loops of region 0, then of
+/// the region that returned, until the end. Values and private variables
+/// live across a barrier are kept per work-item in
+/// WorkGroupInfo::workItemState (kWorkItemStateSizeAttribute bytes each, set
+/// on entries of kernels with barriers); values computed only from the
+/// arguments are recomputed instead. No barrier call remains.
 struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
