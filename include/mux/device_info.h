@@ -39,8 +39,21 @@ struct DeviceInfo {
   uint32_t maxWorkItemDimensions = 3;
   std::array<size_t, 3> maxWorkItemSizes{1, 1, 1};
   size_t maxWorkGroupSize = 1;
-  std::vector<uint32_t> subGroupSizes; ///< supported sub-group sizes
+  /// CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: local sizes work best as
+  /// multiples of this (the SIMD width kernels are vectorised to).
+  uint32_t preferredWorkGroupSizeMultiple = 1;
+
+  // Sub-groups (cl_khr_subgroups, __opencl_c_subgroups). A device without
+  // them leaves `subGroupSizes` empty and `maxNumSubGroups` 0.
+  /// The largest sub-group size of each way the device's kernels can be
+  /// compiled; the size used for a given work-group size is
+  /// mux::Kernel::subGroupSize(). Where a sub-group is the whole work-group
+  /// (CPU targets) this is {maxWorkGroupSize}.
+  std::vector<uint32_t> subGroupSizes;
+  /// CL_DEVICE_MAX_NUM_SUB_GROUPS: most sub-groups in one work-group (1 where
+  /// a sub-group is the whole work-group).
   uint32_t maxNumSubGroups = 0;
+  /// CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS.
   bool subGroupIndependentForwardProgress = false;
 
   // Memory.

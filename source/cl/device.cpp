@@ -228,10 +228,8 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
                                          std::min<size_t>(info.maxWorkItemDimensions, info.maxWorkItemSizes.size())));
   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
     return sizeValue(info.maxWorkGroupSize);
-  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
-    auto largest = std::max_element(info.subGroupSizes.begin(), info.subGroupSizes.end());
-    return sizeValue(largest == info.subGroupSizes.end() ? 1 : *largest);
-  }
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return sizeValue(std::max<size_t>(1, info.preferredWorkGroupSizeMultiple));
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
     return uintValue(device.supportsSubGroups() ? info.maxNumSubGroups : 0);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:

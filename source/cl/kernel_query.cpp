@@ -57,15 +57,44 @@ size_t maxWorkGroupSize(const mux::Kernel &muxKernel, const Device &device) {
   return std::min(muxKernel.maxWorkGroupSize(), device.info().maxWorkGroupSize);
 }
 
-/// The work-group size described by an input array of 1 to 3 size_t values.
-bool localSizeFromInput(size_t inputSize, const void *input, size_t &localSize) {
-  if (!input || inputSize == 0 || inputSize % sizeof(size_t) != 0 || inputSize / sizeof(size_t) > 3)
+/// The linear work-group size described by the input of the *_FOR_NDRANGE
+/// queries: 1 to CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS non-zero size_t values
+/// (the number of dimensions follows from the input's size). The product
+/// saturates, so absurd sizes cannot wrap around to a small one.
+bool localSizeFromInput(const Device &device, size_t inputSize, const void *input, size_t &localSize) {
+  size_t dims = inputSize / sizeof(size_t);
+  if (!input || inputSize % sizeof(size_t) != 0 || dims == 0 || dims > device.info().maxWorkItemDimensions)
     return false;
   const auto *sizes = static_cast<const size_t *>(input);
   localSize = 1;
-  for (size_t i = 0; i < inputSize / sizeof(size_t); ++i)
-    localSize *= sizes[i];
+  for (size_t i = 0; i < dims; ++i) {
+    if (sizes[i] == 0)
+      return false;
+    localSize = sizes[i] > std::numeric_limits<size_t>::max() / localSize ? std::numeric_limits<size_t>::max()
+                                                                          : localSize * sizes[i];
+  }
   return true;
+}
+
+/// Sub-groups in a work-group of `localSize` work-items (the last may be
+/// partial).
+size_t subGroupCount(const mux::Kernel &kernel, size_t localSize) {
+  size_t size = kernel.subGroupSize(localSize);
+  return size ? localSize / size + (localSize % size != 0) : 0;
+}
+
+/// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: the largest 1-D local size the
+/// kernel can run with that splits into exactly `count` whole sub-groups,
+/// or 0 when there is none.
+size_t localSizeForSubGroupCount(const mux::Kernel &kernel, size_t maxSize, size_t count) {
+  if (count == 0 || count > maxSize) // at most one sub-group per work-item
+    return 0;
+  for (size_t localSize = maxSize; localSize > 0; --localSize) {
+    size_t size = kernel.subGroupSize(localSize);
+    if (size && localSize % size == 0 && localSize / size == count)
+      return localSize;
+  }
+  return 0;
 }
 
 cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name, size_t input_value_size,
@@ -76,6 +105,16 @@ cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_i
     return code;
   if (!d->supportsSubGroups())
     return CL_INVALID_OPERATION;
+  switch (param_name) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    break;
+  default:
+    return CL_INVALID_VALUE;
+  }
   mux::Kernel *muxKernel = nullptr;
   if (cl_int code = muxKernelFor(*k, *d, muxKernel); code != CL_SUCCESS)
     return code;
@@ -86,43 +125,36 @@ cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_i
   case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
   case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
     size_t localSize;
-    if (!localSizeFromInput(input_value_size, input_value, localSize))
+    if (!localSizeFromInput(*d, input_value_size, input_value, localSize))
       return CL_INVALID_VALUE;
-    if (localSize == 0)
-      return write(0);
-    size_t subGroupSize = muxKernel->subGroupSize(localSize);
     if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
-      return write(subGroupSize);
-    return write(subGroupSize ? (localSize + subGroupSize - 1) / subGroupSize : 0);
+      return write(muxKernel->subGroupSize(localSize));
+    return write(subGroupCount(*muxKernel, localSize));
   }
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
     if (!input_value || input_value_size != sizeof(size_t))
       return CL_INVALID_VALUE;
-    size_t count = *static_cast<const size_t *>(input_value);
-    // The result has as many dimensions as the caller gave room for.
+    // The result has as many dimensions as the caller gave room for; the
+    // other dimensions are 1.
     size_t dims = param_value_size / sizeof(size_t);
-    if (param_value && (param_value_size % sizeof(size_t) != 0 || dims == 0 || dims > 3))
+    bool validDims = param_value_size % sizeof(size_t) == 0 && dims >= 1 && dims <= d->info().maxWorkItemDimensions;
+    if (param_value && !validDims)
       return CL_INVALID_VALUE;
-    if (!param_value)
-      dims = 3;
-    size_t local[3] = {0, 0, 0};
-    for (uint32_t candidate : d->info().subGroupSizes) {
-      size_t size = count * candidate;
-      if (count && size <= maxSize && size <= d->info().maxWorkItemSizes[0] &&
-          muxKernel->subGroupSize(size) == candidate) {
-        local[0] = size;
-        local[1] = local[2] = 1;
-        break;
-      }
-    }
+    if (!validDims)
+      dims = d->info().maxWorkItemDimensions;
+    size_t localSize = localSizeForSubGroupCount(*muxKernel, std::min(maxSize, d->info().maxWorkItemSizes[0]),
+                                                 *static_cast<const size_t *>(input_value));
+    size_t local[3] = {localSize, localSize ? 1u : 0u, localSize ? 1u : 0u};
     return writeInfoBytes(param_value_size, param_value, param_value_size_ret, local, dims * sizeof(size_t));
   }
   case CL_KERNEL_MAX_NUM_SUB_GROUPS: {
-    size_t subGroupSize = muxKernel->subGroupSize(maxSize);
-    return write(subGroupSize ? (maxSize + subGroupSize - 1) / subGroupSize : 0);
+    size_t most = 0;
+    for (size_t localSize = 1; localSize <= maxSize; ++localSize)
+      most = std::max(most, subGroupCount(*muxKernel, localSize));
+    return write(most);
   }
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
-    // Kernels cannot require a sub-group count (no intel_reqd_sub_group_size).
+    // OpenCL C cannot require a sub-group count (no intel_reqd_sub_group_size).
     return write(0);
   default:
     return CL_INVALID_VALUE;

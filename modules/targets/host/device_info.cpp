@@ -182,9 +182,12 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {1024, 1024, 1024};
   info.maxWorkGroupSize = 1024;
-  info.subGroupSizes = {1};
-  info.maxNumSubGroups = 0;
-  info.subGroupIndependentForwardProgress = false;
+  // One sub-group per work-group (the whole group), which trivially makes
+  // independent forward progress; the compiler lowers the sub-group builtins
+  // to work-group ones (LowerGroupBuiltinsPass).
+  info.subGroupSizes = {static_cast<uint32_t>(info.maxWorkGroupSize)};
+  info.maxNumSubGroups = 1;
+  info.subGroupIndependentForwardProgress = true;
 
   long pages = sysconf(_SC_PHYS_PAGES);
   long pageSize = sysconf(_SC_PAGESIZE);
@@ -219,23 +222,33 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   // char, short, int, long, float, double, half (no fp16: 0).
   info.preferredVectorWidth = {intBytes, intBytes / 2, intBytes / 4, intBytes / 8, floatBytes / 4, floatBytes / 8, 0};
   info.nativeVectorWidth = info.preferredVectorWidth;
+  // Work-item loops vectorise across work-items at the float width.
+  info.preferredWorkGroupSizeMultiple = floatBytes / 4;
 
   info.profilingTimerResolutionNs = 1;
   info.extensions = {
-      "cl_khr_byte_addressable_store",    "cl_khr_fp64",
-      "cl_khr_int64_base_atomics",        "cl_khr_int64_extended_atomics",
-      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-      "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
+      "cl_khr_byte_addressable_store",
+      "cl_khr_fp64",
+      "cl_khr_int64_base_atomics",
+      "cl_khr_int64_extended_atomics",
+      "cl_khr_global_int32_base_atomics",
+      "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",
+      "cl_khr_local_int32_extended_atomics",
+      "cl_khr_subgroups",
   };
   info.openclCFeatures = {
       "__opencl_c_work_group_collective_functions",
+      "__opencl_c_subgroups",
       "__opencl_c_generic_address_space",
       "__opencl_c_program_scope_global_variables",
   };
-  // Program-scope variables live in the JIT's memory; any size the process
-  // can allocate works, keep the limit at the allocation limit.
-  info.maxGlobalVariableSize = info.maxMemAllocSize;
-  info.globalVariablePreferredTotalSize = info.maxMemAllocSize;
+  // Program-scope variables live in the JIT-linked image of each program:
+  // its memory is committed (zeroed) when the program is loaded, and code
+  // reaches it with 32-bit PC-relative addressing (2 GiB). Keep the limits
+  // well inside both.
+  info.maxGlobalVariableSize = std::min<uint64_t>(info.maxMemAllocSize, 64 * kMiB);
+  info.globalVariablePreferredTotalSize = info.maxGlobalVariableSize;
   return info;
 }
 

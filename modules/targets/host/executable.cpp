@@ -107,7 +107,8 @@ public:
   const std::string &name() const override { return info_.name; }
   size_t maxWorkGroupSize() const override { return maxWorkGroupSize_; }
   size_t preferredWorkGroupSizeMultiple() const override { return preferredWorkGroupMultiple(); }
-  uint32_t subGroupSize(size_t) const override { return 1; }
+  /// A sub-group is the whole work-group on the host.
+  uint32_t subGroupSize(size_t localSize) const override { return static_cast<uint32_t>(localSize); }
   uint64_t localMemSize() const override { return info_.localMemSize; }
   uint64_t privateMemSize() const override { return info_.privateMemSize; }
   compiler::abi::CpuKernelEntry entry() const override { return entry_; }

@@ -1,0 +1,159 @@
+// LowerGroupBuiltinsPass: work-group and sub-group collectives become
+// scratch stores, two barriers and one sequential combine per call; the
+// sub-group queries become work-group facts; the scratch lands in the
+// kernel's __local area with a size that follows the widest type used.
+#include "compiler/kernel_metadata.h"
+#include "compiler/passes.h"
+
+#include "test_support.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+namespace compiler::test {
+namespace {
+
+/// Compiles OpenCL C 3.0 with the collective and sub-group features on.
+std::unique_ptr<llvm::Module> compileWithGroups(llvm::LLVMContext &context, std::string_view source) {
+  auto parsed = parseBuildOptions("-cl-std=CL3.0", OptionsUse::Build);
+  EXPECT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  FrontendConfig config = hostFrontendConfig();
+  config.extensions.insert(config.extensions.end(),
+                           {"cl_khr_subgroups", "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"});
+  std::string log;
+  auto module = compileOpenCLC(context, source, *parsed, {}, config, log);
+  if (!module) {
+    ADD_FAILURE() << llvm::toString(module.takeError()) << "\n" << log;
+    return nullptr;
+  }
+  return std::move(*module);
+}
+
+void lowerGroups(llvm::Module &module) {
+  llvm::ModulePassManager passes;
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  passes.addPass(LowerGroupBuiltinsPass());
+  runModulePasses(module, passes);
+}
+
+unsigned countCalls(const llvm::Function &function, llvm::StringRef callee) {
+  unsigned count = 0;
+  for (const llvm::Instruction &instruction : llvm::instructions(function))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      if (call->getCalledFunction() && call->getCalledFunction()->getName() == callee)
+        ++count;
+  return count;
+}
+
+TEST(GroupBuiltins, CollectivesBecomeScratchBarriersAndOneLoop) {
+  llvm::LLVMContext context;
+  auto module = compileWithGroups(context, R"(
+long helper(long x) { return work_group_scan_exclusive_max(x); }
+__kernel void k(__global long *out, __global int *flags) {
+  size_t g = get_global_id(0);
+  out[g] = work_group_reduce_add(out[g]) + helper(out[g]);
+  flags[g] = work_group_any(flags[g]);
+}
+)");
+  ASSERT_TRUE(module);
+  lowerGroups(*module);
+  llvm::Function *kernel = module->getFunction("k");
+  ASSERT_NE(kernel, nullptr);
+  // Two barriers per collective (three collectives), nothing left to call.
+  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 6u);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: @__polymux_group_scratch.k = internal unnamed_addr global [1025 x i64] undef, align 8
+CHECK-LABEL: define {{.*}}void @k(
+CHECK-NOT: call {{.*}}@_Z{{[0-9]+}}work_group
+; reduce_add: store the value at the local linear id, barrier, work-item 0 folds
+CHECK: [[LID:%[0-9a-z.]+]] = call i64 @_Z19get_local_linear_idv()
+CHECK: [[SLOT:%[0-9a-z.]+]] = getelementptr inbounds i64, ptr @__polymux_group_scratch.k, i64 [[LID]]
+CHECK: store i64 {{.*}}, ptr [[SLOT]]
+CHECK: call void @_Z7barrierj(i32 1)
+CHECK: icmp eq i64 [[LID]], 0
+CHECK: group.loop:
+CHECK: add i64
+CHECK: call void @_Z7barrierj(i32 1)
+CHECK: load i64, ptr getelementptr inbounds {{.*}}@__polymux_group_scratch.k
+; scan_exclusive_max starts from LONG_MIN
+CHECK: phi i64 [ -9223372036854775808,
+CHECK: call i64 @llvm.smax.i64
+; any: predicates as 0/1 in 32-bit slots, combined with or
+CHECK: zext i1 {{.*}} to i32
+CHECK: or i32
+CHECK-NOT: call {{.*}}@_Z{{[0-9]+}}work_group
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+  EXPECT_EQ(module->getFunction("_Z20work_group_reduce_addl"), nullptr) << "unused declarations are removed";
+}
+
+TEST(GroupBuiltins, SubGroupQueriesAreWorkGroupFacts) {
+  llvm::LLVMContext context;
+  auto module = compileWithGroups(context, R"(
+__kernel void q(__global uint *out) {
+  out[0] = get_sub_group_size();
+  out[1] = get_max_sub_group_size();
+  out[2] = get_num_sub_groups();
+  out[3] = get_enqueued_num_sub_groups();
+  out[4] = get_sub_group_id();
+  out[5] = get_sub_group_local_id();
+  out[6] = sub_group_broadcast(out[7], 3u);
+}
+)");
+  ASSERT_TRUE(module);
+  lowerGroups(*module);
+  llvm::Function *kernel = module->getFunction("q");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(countCalls(*kernel, "_Z14get_local_sizej"), 3u + 3u) << "sub-group size and the broadcast's bound";
+  EXPECT_EQ(countCalls(*kernel, "_Z23get_enqueued_local_sizej"), 3u);
+  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 2u);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: @__polymux_group_scratch.q = internal unnamed_addr global [1025 x i32] undef
+CHECK-LABEL: define {{.*}}void @q(
+CHECK-DAG: store i32 1, ptr
+CHECK-DAG: store i32 0, ptr
+CHECK-NOT: call {{.*}}sub_group
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(GroupBuiltins, ScratchIsLocalMemorySizedByTheWidestType) {
+  llvm::LLVMContext context;
+  auto module = compileWithGroups(context, R"(
+__kernel void ints(__global int *p) { p[0] = work_group_reduce_min(p[0]) + sub_group_scan_inclusive_max(p[1]); }
+__kernel void doubles(__global double *p) { p[0] = work_group_broadcast(p[0], 1, 0) + work_group_reduce_add((int)p[1]); }
+__kernel void votes(__global int *p) { p[0] = work_group_all(p[0]); }
+__kernel void none(__global int *p) { p[0] = 1; }
+)");
+  ASSERT_TRUE(module);
+  CpuBinary binary;
+  ASSERT_EQ(errorText(lowerKernelsForCpu(*module, kernelInfos(*module), binary)), "");
+  ASSERT_EQ(binary.kernels.size(), 4u);
+  // 1024 work-items plus the result slot.
+  EXPECT_EQ(binary.kernels[0].localMemSize, 1025u * 4);
+  EXPECT_EQ(binary.kernels[1].localMemSize, 1025u * 8);
+  EXPECT_EQ(binary.kernels[2].localMemSize, 1025u * 4);
+  EXPECT_EQ(binary.kernels[3].localMemSize, 0u);
+  EXPECT_GT(binary.kernels[0].workItemStateSize, 0u) << "the barriers split the kernel";
+}
+
+TEST(GroupBuiltins, OtherTypesAndFormsStayUnresolved) {
+  llvm::LLVMContext context;
+  // A user function that merely shares a prefix is left alone.
+  auto module = compileWithGroups(context, R"(
+int work_group_reduce_mul(int x) { return x * 2; }
+__kernel void k(__global int *p) { p[0] = work_group_reduce_mul(p[0]); }
+)");
+  ASSERT_TRUE(module);
+  lowerGroups(*module);
+  llvm::Function *kernel = module->getFunction("k");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 0u);
+}
+
+} // namespace
+} // namespace compiler::test
