@@ -174,6 +174,7 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &p
   info.workItemState = nullptr;
   info.printfBuffer = nullptr;
   info.stackBegin = info.stackEnd = nullptr;
+  info.workItemStateEnd = nullptr;
   return launch;
 }
 
@@ -220,6 +221,7 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
   info.localMemory = launch.localAreaSize_ ? scratch + launch.localAreaOffset_ : nullptr;
   info.localMemorySize = launch.localAreaSize_;
   info.workItemState = launch.stateSize_ ? scratch + launch.stateOffset_ : nullptr;
+  info.workItemStateEnd = launch.stateSize_ ? scratch + launch.stateOffset_ + launch.stateSize_ : nullptr;
   info.printfBuffer = launch.printfBuffer_.get();
   const StackRange &stack = currentStackRange();
   info.stackBegin = stack.begin;

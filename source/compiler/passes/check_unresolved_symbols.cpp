@@ -26,6 +26,14 @@ llvm::Error checkUnresolvedSymbols(const llvm::Module &module) {
     std::string demangled = llvm::demangle(name);
     missing.push_back(demangled == name ? name : demangled + " [" + name + "]");
   }
+  // extern program-scope variables that no linked object defines.
+  llvm::SmallVector<std::string, 4> undefinedVariables;
+  for (const llvm::GlobalVariable &variable : module.globals())
+    if (variable.isDeclaration() && !variable.use_empty())
+      undefinedVariables.push_back(variable.getName().str());
+  if (!undefinedVariables.empty())
+    return mux::makeError(mux::Status::Failure,
+                          "error: undefined program-scope variables: " + llvm::join(undefinedVariables, ", "));
   if (missing.empty())
     return llvm::Error::success();
   return mux::makeError(mux::Status::Failure,

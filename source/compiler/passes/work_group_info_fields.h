@@ -16,5 +16,6 @@ enum : unsigned {
   PrintfBuffer = 11,
   StackBegin = 12,
   StackEnd = 13,
+  WorkItemStateEnd = 14,
 };
 } // namespace compiler::info_field

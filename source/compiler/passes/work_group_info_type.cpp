@@ -21,6 +21,7 @@ static_assert(offsetof(abi::WorkGroupInfo, workItemState) == 168);
 static_assert(offsetof(abi::WorkGroupInfo, printfBuffer) == 176);
 static_assert(offsetof(abi::WorkGroupInfo, stackBegin) == 184);
 static_assert(offsetof(abi::WorkGroupInfo, stackEnd) == 192);
+static_assert(offsetof(abi::WorkGroupInfo, workItemStateEnd) == 200);
 
 llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
   if (auto *existing = llvm::StructType::getTypeByName(context, "polymux.WorkGroupInfo"))
@@ -29,10 +30,10 @@ llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
   llvm::Type *triple = llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 3);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   llvm::Type *pointer = llvm::PointerType::getUnqual(context);
-  return llvm::StructType::create(
-      context,
-      {i32, i32, triple, triple, triple, triple, triple, triple, pointer, i64, pointer, pointer, pointer, pointer},
-      "polymux.WorkGroupInfo");
+  return llvm::StructType::create(context,
+                                  {i32, i32, triple, triple, triple, triple, triple, triple, pointer, i64, pointer,
+                                   pointer, pointer, pointer, pointer},
+                                  "polymux.WorkGroupInfo");
 }
 
 } // namespace compiler

@@ -40,6 +40,10 @@ struct WorkGroupInfo {
   /// With workItemState it bounds private memory (to_private, get_fence).
   void *stackBegin;
   void *stackEnd;
+  /// End of the group's work-item state: workItemState + workItemStateSize
+  /// * (enqueued local linear size); null when workItemState is. With
+  /// workItemState it bounds the private variables kept across barriers.
+  void *workItemStateEnd;
 };
 
 /// void entry(const void *packedArgs, const WorkGroupInfo *info)
