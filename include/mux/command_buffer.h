@@ -43,20 +43,22 @@ struct NDRange {
 /// One kernel argument as the device should see it.
 struct KernelArg {
   enum class Kind {
-    Buffer,  ///< a __global or __constant pointer: buffer (may be null) + offset
-    Value,   ///< plain bytes passed by value
-    Local,   ///< a __local pointer: the target allocates `localSize` bytes per work-group
+    Buffer, ///< a __global or __constant pointer: buffer (may be null) + offset
+    Value,  ///< plain bytes passed by value
+    Local,  ///< a __local pointer: the target allocates `localSize` bytes per work-group
   };
   Kind kind = Kind::Value;
-  Buffer *buffer = nullptr;  ///< Buffer: the buffer, or null for a NULL pointer
-  uint64_t offset = 0;       ///< Buffer: byte offset into it (sub-buffers)
-  std::vector<std::byte> value;  ///< Value: the bytes
-  uint64_t localSize = 0;    ///< Local: bytes per work-group
+  Buffer *buffer = nullptr;     ///< Buffer: the buffer, or null for a NULL pointer
+  uint64_t offset = 0;          ///< Buffer: byte offset into it (sub-buffers)
+  std::vector<std::byte> value; ///< Value: the bytes
+  uint64_t localSize = 0;       ///< Local: bytes per work-group
 };
 
-/// Called on the device timeline with the status of the command recorded just
-/// before it (Success when none failed).
-using CommandCallback = std::function<void(Status)>;
+/// Called on the device timeline with the outcome of the nearest work command
+/// recorded before it (Success when none failed); a failure carries the
+/// target's explanation in Outcome::detail. A callable taking a plain Status
+/// is accepted too (Outcome converts to it).
+using CommandCallback = std::function<void(const Outcome &)>;
 
 class CommandBuffer {
 public:
@@ -65,8 +67,7 @@ public:
   virtual llvm::Error readBuffer(Buffer &src, uint64_t srcOffset, void *dst, uint64_t size) = 0;
   /// `src` is read when the command runs, not when it is recorded.
   virtual llvm::Error writeBuffer(Buffer &dst, uint64_t dstOffset, const void *src, uint64_t size) = 0;
-  virtual llvm::Error copyBuffer(Buffer &src, uint64_t srcOffset, Buffer &dst, uint64_t dstOffset,
-                                 uint64_t size) = 0;
+  virtual llvm::Error copyBuffer(Buffer &src, uint64_t srcOffset, Buffer &dst, uint64_t dstOffset, uint64_t size) = 0;
   /// `pattern` (1..128 bytes, dividing `size`) is copied at record time.
   virtual llvm::Error fillBuffer(Buffer &dst, uint64_t offset, uint64_t size, const void *pattern,
                                  size_t patternSize) = 0;

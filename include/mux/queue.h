@@ -31,8 +31,8 @@ public:
 };
 
 /// Called once per dispatch, after its last command, with Success or the
-/// first failure.
-using CompletionCallback = std::function<void(Status)>;
+/// first failure (its Outcome::detail explains it when the target can).
+using CompletionCallback = std::function<void(const Outcome &)>;
 
 class Queue {
 public:
@@ -43,8 +43,7 @@ public:
   /// dispatch does not stall the queue. The command buffer, semaphores and
   /// fence must stay alive until completion.
   virtual llvm::Error dispatch(CommandBuffer &commandBuffer, std::span<Semaphore *const> waits,
-                               std::span<Semaphore *const> signals, Fence *fence,
-                               CompletionCallback onComplete) = 0;
+                               std::span<Semaphore *const> signals, Fence *fence, CompletionCallback onComplete) = 0;
   /// Blocks until every dispatch made so far has completed.
   virtual void waitAll() = 0;
 };

@@ -35,9 +35,20 @@ void onDispatchComplete(Batch &batch, mux::Status status) {
   processCompletion(batch, status, guard);
 }
 
+/// Tells the application's pfn_notify why a command failed on the device:
+/// the target's explanation when it gave one (e.g. which kernel faulted and
+/// how), else the status.
+void notifyDeviceFailure(const Context &context, const mux::Outcome &outcome) {
+  if (!outcome.detail.empty())
+    context.notify("Polymux: " + outcome.detail);
+  else
+    context.notify(std::string("Polymux: a command failed on the device: ") + mux::statusName(outcome.status));
+}
+
 /// The device-timeline end of a command that has an event.
-void commandFinished(Event &event, mux::Status status) {
+void commandFinished(Event &event, const mux::Outcome &outcome) {
   auto &impl = event.impl();
+  const mux::Status status = outcome.status;
   cl_int result = status == mux::Status::Success ? CL_COMPLETE : clErrorFromStatus(status);
   if (result == CL_COMPLETE) {
     // A dependency that failed while running: the command ran (its work was
@@ -51,7 +62,7 @@ void commandFinished(Event &event, mux::Status status) {
   if (result == CL_COMPLETE && event.status() > CL_COMPLETE && impl.onComplete)
     impl.onComplete();
   if (result < 0 && result != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-    impl.context->notify(std::string("Polymux: a command failed on the device: ") + mux::statusName(status));
+    notifyDeviceFailure(*impl.context, outcome);
   if (impl.profiling) {
     // Published at batch completion, once the timestamps can be read.
     impl.commandResult.store(result, std::memory_order_release);
@@ -392,15 +403,26 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     // The callback sees the status of the last work command before it: for
     // a command that records no work that is an earlier command's.
     const bool recordsWork = static_cast<bool>(command.record);
-    cl_int afterCode = clErrorFromError(commandBuffer.userCallback([eventPtr, recordsWork](mux::Status status) {
-      commandFinished(*eventPtr, recordsWork ? status : mux::Status::Success);
-    }));
+    cl_int afterCode =
+        clErrorFromError(commandBuffer.userCallback([eventPtr, recordsWork](const mux::Outcome &outcome) {
+          commandFinished(*eventPtr, recordsWork ? outcome : mux::Outcome());
+        }));
     if (code == CL_SUCCESS)
       code = afterCode;
     if (code == CL_SUCCESS && target->queryPool)
       code = clErrorFromError(commandBuffer.writeTimestamp(*target->queryPool, 2 * index + 1));
     if (code != CL_SUCCESS)
       guard.advance(*eventPtr, code);
+  }
+  if (!eventPtr && code == CL_SUCCESS &&
+      (command.type == CL_COMMAND_NDRANGE_KERNEL || command.type == CL_COMMAND_TASK)) {
+    // Nobody observes the kernel, but a fault in it is still reported. The
+    // context outlives the batch (the queue holds it; the batch the queue).
+    const Context *context = &queue.context();
+    code = clErrorFromError(commandBuffer.userCallback([context](const mux::Outcome &outcome) {
+      if (outcome.status != mux::Status::Success)
+        notifyDeviceFailure(*context, outcome);
+    }));
   }
   for (auto &object : command.keepAlive)
     target->keepAlive.push_back(std::move(object));

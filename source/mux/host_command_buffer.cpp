@@ -215,23 +215,23 @@ void HostCommandBuffer::reset() {
   finalized_ = false;
 }
 
-Status HostCommandBuffer::run() {
-  Status first = Status::Success;
-  Status previous = Status::Success;
+Outcome HostCommandBuffer::run() {
+  Outcome first;
+  Outcome previous;
   for (Command &command : commands_) {
     if (auto *move = std::get_if<Move>(&command)) {
       if (move->size != 0)
         std::memmove(move->dst, move->src, move->size);
-      previous = Status::Success;
+      previous = Outcome();
     } else if (auto *fill = std::get_if<Fill>(&command)) {
       fillPattern(fill->dst, fill->size, fill->pattern.data(), fill->patternSize);
-      previous = Status::Success;
+      previous = Outcome();
     } else if (auto *rect = std::get_if<Rect>(&command)) {
       copyRect(rect->dst, rect->src, rect->rect);
-      previous = Status::Success;
+      previous = Outcome();
     } else if (auto *launch = std::get_if<Launch>(&command)) {
       previous = launch->launch->run();
-      if (first == Status::Success)
+      if (first.status == Status::Success)
         first = previous;
     } else if (auto *callback = std::get_if<Callback>(&command)) {
       callback->callback(previous);

@@ -104,13 +104,13 @@ bool ThreadedQueue::takeReady(std::list<Dispatch> &out) {
   return false;
 }
 
-void ThreadedQueue::complete(Dispatch &dispatch, Status status) {
+void ThreadedQueue::complete(Dispatch &dispatch, const Outcome &outcome) {
   for (CpuSemaphore *semaphore : dispatch.signals)
     semaphore->signal();
   if (dispatch.fence)
-    dispatch.fence->signal(status);
+    dispatch.fence->signal(outcome.status);
   if (dispatch.onComplete)
-    dispatch.onComplete(status);
+    dispatch.onComplete(outcome);
 }
 
 void ThreadedQueue::workerLoop() {

@@ -1,7 +1,8 @@
 // Kernel faults fail the command, not the process: a kernel that writes
 // through a bad pointer, or divides by zero in integer code, ends its event
-// with a negative status, the context's pfn_notify hears why, and the same
-// queue, other queues and clFinish keep working.
+// with a negative status, the context's pfn_notify hears why (on Polymux:
+// which kernel, and what fault), and the same queue, other queues and
+// clFinish keep working.
 #include "cl_test.h"
 
 #include <algorithm>
@@ -97,8 +98,9 @@ protected:
   }
 
   // The event failed with a negative status, waiting on it says so, and the
-  // context was told why (a message mentioning a fault).
-  void expectFailed(cl_event event) {
+  // context was told why: a message mentioning a fault and, on Polymux, one
+  // that names the kernel and contains every one of `reasons`.
+  void expectFailed(cl_event event, const std::string &kernelName = {}, std::vector<std::string> reasons = {}) {
     EXPECT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &event));
     EXPECT_LT(eventStatus(event), 0) << "execution status of the faulting command";
     ASSERT_TRUE(waitUntil([&] { return !messages().empty(); })) << "pfn_notify was not called";
@@ -108,6 +110,19 @@ protected:
       explained |= message.find("fault") != std::string::npos;
     }
     EXPECT_TRUE(explained) << "no pfn_notify message says the kernel faulted; first message: " << messages().front();
+    if (kernelName.empty() || platformNameUnderTest() != "Polymux")
+      return; // other implementations word it their own way
+    reasons.push_back("kernel '" + kernelName + "' faulted on device '" + deviceString(device(), CL_DEVICE_NAME) +
+                      "': ");
+    bool detailed = false;
+    for (const std::string &message : messages()) {
+      bool all = message.starts_with("Polymux: ");
+      for (const std::string &reason : reasons)
+        all &= message.find(reason) != std::string::npos;
+      detailed |= all;
+    }
+    EXPECT_TRUE(detailed) << "no pfn_notify message names kernel '" << kernelName
+                          << "' and says why; first message: " << messages().front();
   }
 
   Program program_;
@@ -124,7 +139,7 @@ TEST_P(FaultTest, BadPointerFailsTheEvent) {
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
   Event event = enqueueBadPointer(queue_, out, n, 16);
   ASSERT_TRUE(event);
-  expectFailed(event);
+  expectFailed(event, "bad_pointer", {"invalid memory access (SIGSEGV) at address 0x10"});
   // clFinish returns; the queue and another queue of the context still work.
   EXPECT_CL(clFinish(queue_));
   expectGoodKernelWorks(queue_);
@@ -150,7 +165,7 @@ TEST_P(FaultTest, IntegerDivisionByZeroFailsTheEvent) {
   setArgs(k, ma.get(), mb.get(), out.get());
   Event event;
   ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, event.out()));
-  expectFailed(event);
+  expectFailed(event, "divide", {"integer division by zero", "(SIGFPE)"});
   EXPECT_CL(clFinish(queue_));
   expectGoodKernelWorks(queue_);
 
@@ -171,9 +186,24 @@ TEST_P(FaultTest, EveryWorkItemFaults) {
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
   Event event = enqueueBadPointer(queue_, out, n, 1);
   ASSERT_TRUE(event);
-  expectFailed(event);
+  expectFailed(event, "bad_pointer", {"invalid memory access (SIGSEGV) at address 0x10"});
   EXPECT_CL(clFinish(queue_));
   expectGoodKernelWorks(queue_);
+}
+
+TEST_P(FaultTest, FaultOfAKernelWithoutEventIsReported) {
+  // No event observes the command; the context still hears about the fault.
+  constexpr size_t n = 64;
+  Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
+  Kernel k = kernel(program_, "bad_pointer");
+  setArgs(k, out, kBadAddress, cl_uint(8));
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  ASSERT_TRUE(waitUntil([&] { return !messages().empty(); })) << "pfn_notify was not called";
+  if (platformNameUnderTest() == "Polymux")
+    EXPECT_NE(messages().front().find("kernel 'bad_pointer' faulted"), std::string::npos) << messages().front();
+  expectGoodKernelWorks(queue_);
+  EXPECT_EQ(messages().size(), 1u) << "the good kernel is not reported";
 }
 
 TEST_P(FaultTest, RepeatedFaultsAndCallbacks) {
@@ -247,6 +277,12 @@ kernel void hog(global int *out, int n) {
         RecordProperty("outcome", "command failed");
         EXPECT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, wait);
         EXPECT_LT(eventStatus(event), 0);
+        ASSERT_TRUE(waitUntil([&] { return !messages().empty(); })) << "pfn_notify was not called";
+        if (platformNameUnderTest() == "Polymux")
+          EXPECT_NE(messages().front().find("kernel 'hog' faulted on device '" +
+                                            deviceString(device(), CL_DEVICE_NAME) + "': stack overflow"),
+                    std::string::npos)
+              << messages().front();
       }
     } else {
       RecordProperty("outcome", "enqueue refused");

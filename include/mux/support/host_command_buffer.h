@@ -42,8 +42,9 @@ private:
 class KernelLaunch {
 public:
   virtual ~KernelLaunch() = default;
-  /// Runs every work-group; Success or e.g. KernelFault.
-  virtual Status run() = 0;
+  /// Runs every work-group; Success, or e.g. KernelFault with a detail
+  /// naming the kernel and the fault (see Outcome).
+  virtual Outcome run() = 0;
 };
 
 class HostCommandBuffer : public CommandBuffer {
@@ -63,9 +64,9 @@ public:
 
   bool finalized() const { return finalized_; }
   /// Runs the commands in order. Work commands run even after an earlier
-  /// one failed; each user callback gets the status of the nearest work
+  /// one failed; each user callback gets the outcome of the nearest work
   /// command before it. Returns Success or the first failure.
-  Status run();
+  Outcome run();
 
 protected:
   /// Validates and prepares one launch (the kernel, arguments and range are

@@ -43,7 +43,7 @@ private:
   void workerLoop();
   /// Takes the oldest dispatch whose waits are all signalled into `out`.
   bool takeReady(std::list<Dispatch> &out);
-  void complete(Dispatch &dispatch, Status status);
+  void complete(Dispatch &dispatch, const Outcome &outcome);
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -2,7 +2,10 @@
 // running it) into a failed launch instead of a dead process.
 //
 //   sigjmp_buf jump;
-//   if (sigsetjmp(jump, 0) != 0) { ...the kernel faulted...; }
+//   if (sigsetjmp(jump, 0) != 0) {
+//     host::disarmFaultGuard();
+//     ...the kernel faulted: host::lastFault() says how...
+//   }
 //   host::FaultGuard guard(jump);
 //   ...call kernel code...
 //
@@ -11,6 +14,9 @@
 #pragma once
 
 #include <csetjmp>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 
 namespace host {
 
@@ -33,5 +39,31 @@ public:
 /// Disarms the current thread's landing point; call first thing after a
 /// sigsetjmp returned non-zero (the guard's destructor did not run).
 void disarmFaultGuard();
+
+/// What the signal handler saw, recorded just before it jumped back.
+struct FaultRecord {
+  int signal = 0;             ///< SIGSEGV, SIGBUS, SIGFPE or SIGILL
+  int code = 0;               ///< siginfo si_code (<= 0: sent by kill/raise)
+  uintptr_t address = 0;      ///< si_addr: the data address or instruction
+  uintptr_t stackPointer = 0; ///< of the interrupted code; 0 when unknown
+};
+
+/// The calling thread's last caught fault; meaningful after its sigsetjmp
+/// returned non-zero.
+FaultRecord lastFault();
+
+/// The faulting thread's stack: its usable range and the guard area below
+/// it (the stack grows down). Empty when unknown.
+struct ThreadStack {
+  void *begin = nullptr;
+  void *end = nullptr;
+  size_t guardSize = 0;
+};
+
+/// Explains `fault` in a few words, e.g. "invalid memory access (SIGSEGV)
+/// at address 0x10", "integer division by zero (SIGFPE)", or "stack overflow
+/// (SIGSEGV at address 0x...)" when the access hit the guard area below
+/// `stack` or the stack pointer had left it.
+std::string describeFault(const FaultRecord &fault, const ThreadStack &stack);
 
 } // namespace host

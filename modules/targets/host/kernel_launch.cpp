@@ -43,16 +43,12 @@ llvm::Error checkRange(const mux::NDRange &range, size_t kernelMaxWorkGroupSize)
   return llvm::Error::success();
 }
 
-struct StackRange {
-  void *begin = nullptr;
-  void *end = nullptr;
-};
-
 /// The calling thread's stack, for the private-memory range of
-/// to_private/get_fence; empty when the system cannot tell.
-const StackRange &currentStackRange() {
-  thread_local const StackRange range = [] {
-    StackRange result;
+/// to_private/get_fence and to recognise stack overflows; empty when the
+/// system cannot tell.
+const ThreadStack &currentStackRange() {
+  thread_local const ThreadStack range = [] {
+    ThreadStack result;
     pthread_attr_t attributes;
     if (pthread_getattr_np(pthread_self(), &attributes) != 0)
       return result;
@@ -62,6 +58,9 @@ const StackRange &currentStackRange() {
       result.begin = address;
       result.end = static_cast<std::byte *>(address) + size;
     }
+    size_t guard = 0;
+    if (pthread_attr_getguardsize(&attributes, &guard) == 0)
+      result.guardSize = guard;
     pthread_attr_destroy(&attributes);
     return result;
   }();
@@ -81,7 +80,7 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(ThreadPool &p
   if (auto error = checkRange(range, hostKernel->maxWorkGroupSize()))
     return error;
 
-  std::unique_ptr<KernelLaunch> launch(new KernelLaunch(pool));
+  std::unique_ptr<KernelLaunch> launch(new KernelLaunch(pool, device));
   launch->kernel_ = hostKernel;
   launch->entry_ = hostKernel->entry();
 
@@ -183,11 +182,12 @@ KernelLaunch::~KernelLaunch() {
     ::operator delete(packed_, kPackedAlignment);
 }
 
-mux::Status KernelLaunch::run() {
+mux::Outcome KernelLaunch::run() {
   if (groupCount_ == 0)
     return mux::Status::Success;
   installFaultHandlers();
   faulted_.store(false, std::memory_order_relaxed);
+  faultReason_.clear(); // no worker runs yet
   if (printfBuffer_)
     std::atomic_ref<uint64_t>(reinterpret_cast<compiler::abi::PrintfBufferHeader *>(printfBuffer_.get())->used)
         .store(0, std::memory_order_relaxed);
@@ -196,7 +196,17 @@ mux::Status KernelLaunch::run() {
     return mux::Status::OutOfMemory;
   // What was printed before a fault is still shown.
   flushPrintf();
-  return faulted_.load(std::memory_order_relaxed) ? mux::Status::KernelFault : mux::Status::Success;
+  if (!faulted_.load(std::memory_order_relaxed))
+    return mux::Status::Success;
+  std::lock_guard lock(faultMutex_);
+  return mux::Outcome(mux::Status::KernelFault,
+                      "kernel '" + kernel_->name() + "' faulted on device '" + device_.name + "': " + faultReason_);
+}
+
+void KernelLaunch::recordFault(std::string reason) {
+  std::lock_guard lock(faultMutex_);
+  if (faultReason_.empty())
+    faultReason_ = std::move(reason);
 }
 
 void KernelLaunch::flushPrintf() {
@@ -223,7 +233,7 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
   info.workItemState = launch.stateSize_ ? scratch + launch.stateOffset_ : nullptr;
   info.workItemStateEnd = launch.stateSize_ ? scratch + launch.stateOffset_ + launch.stateSize_ : nullptr;
   info.printfBuffer = launch.printfBuffer_.get();
-  const StackRange &stack = currentStackRange();
+  const ThreadStack &stack = currentStackRange();
   info.stackBegin = stack.begin;
   info.stackEnd = stack.end;
   const uint64_t groupsX = info.numGroups[0];
@@ -234,6 +244,7 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
   sigjmp_buf jump;
   if (sigsetjmp(jump, 0) != 0) {
     disarmFaultGuard();
+    launch.recordFault(describeFault(lastFault(), currentStackRange()));
     launch.faulted_.store(true, std::memory_order_relaxed);
     return;
   }

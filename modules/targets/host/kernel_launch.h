@@ -11,7 +11,9 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <atomic>
+#include <mutex>
 #include <span>
+#include <string>
 
 namespace host {
 
@@ -24,10 +26,14 @@ public:
                                                               mux::Kernel &kernel, std::span<const mux::KernelArg> args,
                                                               const mux::NDRange &range);
   ~KernelLaunch() override;
-  mux::Status run() override;
+  /// KernelFault names the kernel, the device and the fault (the first one
+  /// when several work-groups fault).
+  mux::Outcome run() override;
 
 private:
-  explicit KernelLaunch(ThreadPool &pool) : pool_(pool) {}
+  explicit KernelLaunch(ThreadPool &pool, const mux::DeviceInfo &device) : pool_(pool), device_(device) {}
+  /// Keeps the explanation of the launch's first fault (thread-safe).
+  void recordFault(std::string reason);
   /// Copies the packed arguments into `scratch` with the __local pointers
   /// aimed at the worker's __local area behind them.
   const void *patchLocalArgs(std::byte *scratch) const;
@@ -42,6 +48,7 @@ private:
   };
 
   ThreadPool &pool_;
+  const mux::DeviceInfo &device_;
   const HostKernel *kernel_ = nullptr;
   compiler::abi::CpuKernelEntry entry_ = nullptr;
   std::byte *packed_ = nullptr; ///< 128-byte aligned packed arguments
@@ -58,6 +65,8 @@ private:
   uint64_t groupCount_ = 0;
   compiler::abi::WorkGroupInfo baseInfo_{};
   std::atomic<bool> faulted_{false};
+  std::mutex faultMutex_;
+  std::string faultReason_; ///< the first fault's, guarded by faultMutex_
 };
 
 /// The host command buffer: shared transfers, host kernel launches.

@@ -19,7 +19,8 @@ using compiler::abi::WorkGroupInfo;
 
 class FakeKernel final : public host::HostKernel {
 public:
-  FakeKernel(compiler::abi::CpuKernelEntry entry, uint64_t localMemSize) : entry_(entry), local_(localMemSize) {}
+  FakeKernel(compiler::abi::CpuKernelEntry entry, uint64_t localMemSize, std::string name = "fake")
+      : entry_(entry), local_(localMemSize), name_(std::move(name)) {}
   const std::string &name() const override { return name_; }
   size_t maxWorkGroupSize() const override { return 1024; }
   size_t preferredWorkGroupSizeMultiple() const override { return 1; }
@@ -34,7 +35,7 @@ public:
 private:
   compiler::abi::CpuKernelEntry entry_;
   uint64_t local_;
-  std::string name_ = "fake";
+  std::string name_;
 };
 
 /// Packed layout of (global int *out, int scale, local int *scratch,
@@ -87,6 +88,55 @@ __attribute__((no_sanitize("address", "undefined"))) void faultingKernel(const v
     volatile int *null = nullptr;
     *null = 1;
   }
+}
+
+__attribute__((no_sanitize("address", "undefined"))) void dividingKernel(const void *, const WorkGroupInfo *info) {
+  volatile int numerator = 7;
+  volatile int denominator = info->groupId[0] == 2 ? 0 : 1;
+  volatile int quotient = numerator / denominator;
+  (void)quotient;
+}
+
+/// Far deeper than any thread stack allows.
+volatile int recursionLimit = 1 << 30;
+
+/// Recurses until the worker's stack runs out (each frame keeps 1 KiB live).
+__attribute__((noinline, no_sanitize("address", "undefined"))) int recurseForever(int depth) {
+  volatile char frame[1024];
+  frame[0] = static_cast<char>(depth);
+  if (depth >= recursionLimit)
+    return frame[0];
+  return recurseForever(depth + 1) + frame[0];
+}
+
+__attribute__((no_sanitize("address", "undefined"))) void overflowingKernel(const void *, const WorkGroupInfo *info) {
+  if (info->groupId[0] == 1)
+    recurseForever(0);
+}
+
+/// Runs `kernel` (4 groups of 4) with a user callback and a completion
+/// callback after it; returns what both saw (they must agree).
+mux::Outcome runFaulting(mux::Device &device, FakeKernel &kernel) {
+  mux::Outcome fromCallback, fromCompletion;
+  auto commandBuffer = device.createCommandBuffer();
+  if (!commandBuffer) {
+    ADD_FAILURE() << llvm::toString(commandBuffer.takeError());
+    return {};
+  }
+  auto &cb = **commandBuffer;
+  if (auto error = cb.ndrange(kernel, {}, mux::NDRange{1, {0, 0, 0}, {16, 1, 1}, {4, 1, 1}}))
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  if (auto error = cb.userCallback([&](const mux::Outcome &outcome) { fromCallback = outcome; }))
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  if (auto error = cb.finalize())
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  if (auto error =
+          device.queue().dispatch(cb, {}, {}, nullptr, [&](const mux::Outcome &outcome) { fromCompletion = outcome; }))
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  device.queue().waitAll();
+  EXPECT_EQ(fromCallback.status, fromCompletion.status);
+  EXPECT_EQ(fromCallback.detail, fromCompletion.detail);
+  return fromCompletion;
 }
 
 std::atomic<int> groupsRun{0};
@@ -187,6 +237,47 @@ TEST_P(HostLaunchTest, KernelFaultFailsTheLaunchNotTheProcess) {
   EXPECT_EQ(seen, (std::vector<mux::Status>{mux::Status::KernelFault, mux::Status::Success}));
   // The fill after the faulting launch still ran, and the queue still works.
   EXPECT_EQ(download(*bound.buffer, 0, 16), std::vector<uint8_t>(16, 5));
+}
+
+TEST_P(HostLaunchTest, KernelFaultExplainsInvalidAccess) {
+  FakeKernel kernel(faultingKernel, 0, "bad_pointer");
+  mux::Outcome outcome = runFaulting(device(), kernel);
+  EXPECT_EQ(outcome.status, mux::Status::KernelFault);
+  EXPECT_EQ(outcome.detail, "kernel 'bad_pointer' faulted on device '" + info().name +
+                                "': invalid memory access (SIGSEGV) at address 0x0");
+}
+
+TEST_P(HostLaunchTest, KernelFaultExplainsDivisionByZero) {
+#if !defined(__x86_64__) && !defined(__i386__)
+  GTEST_SKIP() << "only x86 traps on integer division by zero";
+#endif
+  FakeKernel kernel(dividingKernel, 0, "divide");
+  mux::Outcome outcome = runFaulting(device(), kernel);
+  EXPECT_EQ(outcome.status, mux::Status::KernelFault);
+  EXPECT_NE(outcome.detail.find("kernel 'divide' faulted on device '" + info().name + "': "), std::string::npos)
+      << outcome.detail;
+  EXPECT_NE(outcome.detail.find("integer division by zero"), std::string::npos) << outcome.detail;
+  EXPECT_NE(outcome.detail.find("(SIGFPE)"), std::string::npos) << outcome.detail;
+}
+
+TEST_P(HostLaunchTest, KernelFaultExplainsStackOverflow) {
+  FakeKernel kernel(overflowingKernel, 0, "deep");
+  mux::Outcome outcome = runFaulting(device(), kernel);
+  EXPECT_EQ(outcome.status, mux::Status::KernelFault);
+  EXPECT_NE(outcome.detail.find("kernel 'deep' faulted"), std::string::npos) << outcome.detail;
+  EXPECT_NE(outcome.detail.find("stack overflow (SIGSEGV at address 0x"), std::string::npos) << outcome.detail;
+}
+
+TEST_P(HostLaunchTest, SuccessfulLaunchHasNoDetail) {
+  FakeKernel kernel(dividingKernel, 0);
+  // Groups 0 and 1 only: no zero divisor.
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(kernel, {}, mux::NDRange{1, {0, 0, 0}, {2, 1, 1}, {1, 1, 1}}));
+  mux::Outcome seen(mux::Status::Failure, "not called");
+  MUX_ASSERT_OK(commandBuffer->userCallback([&](const mux::Outcome &outcome) { seen = outcome; }));
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_EQ(seen.status, mux::Status::Success);
+  EXPECT_EQ(seen.detail, "");
 }
 
 TEST_P(HostLaunchTest, ForeignKernelIsRejected) {
