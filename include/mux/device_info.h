@@ -23,6 +23,23 @@ struct FpConfig {
   bool softFloat = false;
 };
 
+/// Bits of DeviceInfo::atomicMemoryCapabilities and atomicFenceCapabilities:
+/// the memory orders and scopes the device's OpenCL C atomics (memory) and
+/// atomic_work_item_fence (fence) implement. The values equal the
+/// cl_device_atomic_capabilities bits of OpenCL 3.0.
+namespace atomic_capability {
+inline constexpr uint64_t OrderRelaxed = 1 << 0;
+inline constexpr uint64_t OrderAcqRel = 1 << 1;
+inline constexpr uint64_t OrderSeqCst = 1 << 2;
+inline constexpr uint64_t ScopeWorkItem = 1 << 3;
+inline constexpr uint64_t ScopeWorkGroup = 1 << 4;
+inline constexpr uint64_t ScopeDevice = 1 << 5;
+inline constexpr uint64_t ScopeAllDevices = 1 << 6;
+/// The OpenCL 3.0 minimums.
+inline constexpr uint64_t MinimumMemory = OrderRelaxed | ScopeWorkGroup;
+inline constexpr uint64_t MinimumFence = OrderRelaxed | OrderAcqRel | ScopeWorkGroup;
+} // namespace atomic_capability
+
 struct DeviceInfo {
   // Identity.
   std::string name;
@@ -81,6 +98,13 @@ struct DeviceInfo {
   bool fp16 = false;
   bool int64 = true;
   bool atomics64 = false; ///< 64-bit integer atomics
+  /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES (atomic_capability bits). Beyond
+  /// the minimum, each order or scope needs its OpenCL C feature in
+  /// `openclCFeatures` (__opencl_c_atomic_order_acq_rel, _order_seq_cst,
+  /// _scope_device, _scope_all_devices) and the reverse.
+  uint64_t atomicMemoryCapabilities = atomic_capability::MinimumMemory;
+  /// CL_DEVICE_ATOMIC_FENCE_CAPABILITIES (atomic_capability bits).
+  uint64_t atomicFenceCapabilities = atomic_capability::MinimumFence;
   /// Preferred/native vector widths: char, short, int, long, float, double, half.
   std::array<uint32_t, 7> preferredVectorWidth{1, 1, 1, 1, 1, 0, 0};
   std::array<uint32_t, 7> nativeVectorWidth{1, 1, 1, 1, 1, 0, 0};

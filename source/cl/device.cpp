@@ -73,13 +73,15 @@ constexpr cl_version openclVersion = CL_MAKE_VERSION(3, 0, 0);
 constexpr const char *deviceVersionString = "OpenCL 3.0 Polymux";
 constexpr const char *openclCVersionString = "OpenCL C 1.2 Polymux";
 
-// OpenCL 3.0 minimum atomic capabilities: relaxed work-group atomics, and
-// relaxed/acq_rel work-group fences. Nothing beyond is claimed until the
-// compiler is known to honour wider orders and scopes.
-constexpr cl_device_atomic_capabilities atomicMemoryCapabilities =
-    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
-constexpr cl_device_atomic_capabilities atomicFenceCapabilities =
-    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+// mux::atomic_capability mirrors the OpenCL bits, so the device's sets are
+// reported as they are.
+static_assert(mux::atomic_capability::OrderRelaxed == CL_DEVICE_ATOMIC_ORDER_RELAXED &&
+              mux::atomic_capability::OrderAcqRel == CL_DEVICE_ATOMIC_ORDER_ACQ_REL &&
+              mux::atomic_capability::OrderSeqCst == CL_DEVICE_ATOMIC_ORDER_SEQ_CST &&
+              mux::atomic_capability::ScopeWorkItem == CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM &&
+              mux::atomic_capability::ScopeWorkGroup == CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP &&
+              mux::atomic_capability::ScopeDevice == CL_DEVICE_ATOMIC_SCOPE_DEVICE &&
+              mux::atomic_capability::ScopeAllDevices == CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
 
 constexpr cl_command_queue_properties hostQueueProperties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
@@ -344,9 +346,9 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return uintValue(0);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    return scalar(atomicMemoryCapabilities);
+    return scalar(cl_device_atomic_capabilities(info.atomicMemoryCapabilities));
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    return scalar(atomicFenceCapabilities);
+    return scalar(cl_device_atomic_capabilities(info.atomicFenceCapabilities));
 
   // Images and samplers: unsupported, so every limit is zero.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:

@@ -242,7 +242,19 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
       "__opencl_c_subgroups",
       "__opencl_c_generic_address_space",
       "__opencl_c_program_scope_global_variables",
+      // C11 atomics (LowerAtomicBuiltinsPass): every order and scope is an
+      // exact LLVM atomic instruction, system-wide on a CPU.
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
+      "__opencl_c_atomic_scope_all_devices",
   };
+  {
+    using namespace mux::atomic_capability;
+    constexpr uint64_t orders = OrderRelaxed | OrderAcqRel | OrderSeqCst;
+    info.atomicMemoryCapabilities = orders | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
+    info.atomicFenceCapabilities = orders | ScopeWorkItem | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
+  }
   // Program-scope variables live in the JIT-linked image of each program:
   // its memory is committed (zeroed) when the program is loaded, and code
   // reaches it with 32-bit PC-relative addressing (2 GiB). Keep the limits

@@ -43,6 +43,10 @@ mux::DeviceInfo describeDevice() {
   info.nativeVectorWidth = {1, 1, 1, 1, 1, 0, 0};
   info.profilingTimerResolutionNs = 1;
   info.extensions = {};
+  // VENDOR: widen these (with the matching __opencl_c_atomic_* features in
+  // openclCFeatures) when your compiler implements more orders and scopes.
+  info.atomicMemoryCapabilities = mux::atomic_capability::MinimumMemory;
+  info.atomicFenceCapabilities = mux::atomic_capability::MinimumFence;
   return info;
 }
 

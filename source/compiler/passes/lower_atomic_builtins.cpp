@@ -1,7 +1,9 @@
 // Gives bodies to the OpenCL 1.x atomic builtins (atomic_* and the atom_*
 // of the cl_khr_*_atomics extensions) and the memory fences: each is one
-// sequentially consistent atomicrmw / cmpxchg / fence.
+// sequentially consistent atomicrmw / cmpxchg / fence. The OpenCL C 2.0/3.0
+// atomics are in lower_c11_atomic_builtins.cpp.
 #include "compiler/passes.h"
+#include "lower_c11_atomic_builtins.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -115,6 +117,8 @@ llvm::PreservedAnalyses LowerAtomicBuiltinsPass::run(llvm::Module &module, llvm:
       llvm::IRBuilder<> builder(llvm::BasicBlock::Create(function.getContext(), "entry", &function));
       builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
       builder.CreateRetVoid();
+      defined = true;
+    } else if (defineC11AtomicBuiltin(function)) {
       defined = true;
     } else if (std::optional<AtomicBuiltin> builtin = parse(function.getName())) {
       defined = defineAtomic(function, *builtin);
