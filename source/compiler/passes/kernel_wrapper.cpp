@@ -75,18 +75,6 @@ Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *
   return {index, body, latch};
 }
 
-llvm::LoadInst *loadInfoField(llvm::IRBuilder<> &builder, llvm::Value *info, llvm::Type *type, unsigned field,
-                              std::optional<unsigned> dim, const llvm::Twine &name) {
-  llvm::LLVMContext &context = builder.getContext();
-  llvm::SmallVector<llvm::Value *, 3> indices{builder.getInt32(0), builder.getInt32(field)};
-  if (dim)
-    indices.push_back(builder.getInt32(*dim));
-  llvm::Value *address = builder.CreateInBoundsGEP(workGroupInfoType(context), info, indices);
-  auto *load = builder.CreateAlignedLoad(type, address, llvm::Align(8), name);
-  load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
-  return load;
-}
-
 /// Runs `region` for every work-item of the group, from the builder's
 /// position to `exit`; each work-item's result goes to `next`.
 void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::ArrayRef<llvm::Value *> arguments,

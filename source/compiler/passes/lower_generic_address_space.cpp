@@ -70,10 +70,7 @@ private:
   /// info->field as an i64 (pointers converted).
   llvm::Value *loadField(unsigned field) {
     llvm::Type *type = infoType_->getElementType(field);
-    llvm::Value *address = builder_.CreateConstInBoundsGEP2_32(infoType_, info_, 0, field);
-    auto *load = builder_.CreateAlignedLoad(type, address, llvm::Align(8));
-    // The info block never changes while a work-group runs.
-    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(builder_.getContext(), {}));
+    llvm::LoadInst *load = loadInfoField(builder_, info_, type, field);
     return type->isPointerTy() ? builder_.CreatePtrToInt(load, builder_.getInt64Ty()) : load;
   }
 

@@ -25,14 +25,9 @@ bool isLocalVariable(const llvm::GlobalVariable &variable) {
 }
 
 llvm::Value *loadLocalBase(llvm::Function &function) {
-  llvm::LLVMContext &context = function.getContext();
   llvm::IRBuilder<> builder(&*function.getEntryBlock().getFirstInsertionPt());
   llvm::Value *info = function.getArg(function.arg_size() - 4);
-  llvm::Value *address =
-      builder.CreateConstInBoundsGEP2_32(workGroupInfoType(context), info, 0, info_field::LocalMemory);
-  auto *base = builder.CreateAlignedLoad(builder.getPtrTy(), address, llvm::Align(8), "local.base");
-  base->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
-  return base;
+  return loadInfoField(builder, info, builder.getPtrTy(), info_field::LocalMemory, std::nullopt, "local.base");
 }
 
 } // namespace

@@ -278,7 +278,6 @@ public:
 
 private:
   void emitRecord(llvm::CallInst &call, uint32_t formatIndex, llvm::ArrayRef<StoredArgument> args) {
-    llvm::LLVMContext &context = call.getContext();
     llvm::IRBuilder<> builder(&call);
     llvm::Type *i8 = builder.getInt8Ty();
     llvm::Type *i32 = builder.getInt32Ty();
@@ -286,10 +285,8 @@ private:
 
     llvm::Function &function = *call.getFunction();
     llvm::Value *info = function.getArg(function.arg_size() - 4);
-    llvm::Value *bufferField =
-        builder.CreateConstInBoundsGEP2_32(workGroupInfoType(context), info, 0, info_field::PrintfBuffer);
-    auto *buffer = builder.CreateAlignedLoad(builder.getPtrTy(), bufferField, llvm::Align(8), "printf.buffer");
-    buffer->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+    llvm::Value *buffer =
+        loadInfoField(builder, info, builder.getPtrTy(), info_field::PrintfBuffer, std::nullopt, "printf.buffer");
     constexpr uint64_t capacityOffset = offsetof(abi::PrintfBufferHeader, capacity);
     constexpr uint64_t usedOffset = offsetof(abi::PrintfBufferHeader, used);
     llvm::Value *capacity = builder.CreateAlignedLoad(

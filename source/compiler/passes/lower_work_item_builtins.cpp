@@ -47,16 +47,11 @@ Builtin classify(llvm::StringRef name) {
 class WorkItemValues {
 public:
   WorkItemValues(llvm::IRBuilder<> &builder, llvm::Value *info, std::array<llvm::Value *, 3> localId)
-      : builder_(builder), info_(info), localId_(localId), infoType_(workGroupInfoType(builder.getContext())) {}
+      : builder_(builder), info_(info), localId_(localId) {}
 
   /// Loads `info->field[dim]` (dim a constant below 3).
   llvm::Value *field(unsigned field, unsigned dim) {
-    llvm::Value *address = builder_.CreateInBoundsGEP(
-        infoType_, info_, {builder_.getInt32(0), builder_.getInt32(field), builder_.getInt32(dim)});
-    auto *load = builder_.CreateAlignedLoad(builder_.getInt64Ty(), address, llvm::Align(8));
-    // The info block never changes while a work-group runs.
-    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(builder_.getContext(), {}));
-    return load;
+    return loadInfoField(builder_, info_, builder_.getInt64Ty(), field, dim);
   }
 
   llvm::Value *localId(unsigned dim) { return localId_[dim]; }
@@ -119,10 +114,7 @@ public:
     using namespace info_field;
     switch (builtin) {
     case Builtin::WorkDim: {
-      llvm::Value *address = builder_.CreateConstInBoundsGEP2_32(infoType_, info_, 0, WorkDim);
-      auto *load = builder_.CreateAlignedLoad(builder_.getInt32Ty(), address, llvm::Align(4));
-      load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(builder_.getContext(), {}));
-      return load;
+      return loadInfoField(builder_, info_, builder_.getInt32Ty(), WorkDim);
     }
     case Builtin::GlobalLinearId: {
       llvm::Value *linear = nullptr;
@@ -147,7 +139,6 @@ private:
   llvm::IRBuilder<> &builder_;
   llvm::Value *info_;
   std::array<llvm::Value *, 3> localId_;
-  llvm::StructType *infoType_;
 };
 
 llvm::Function *makeWorkItemFunction(llvm::Function &kernel) {

@@ -1,6 +1,10 @@
 // Field indices of workGroupInfoType(), shared by the passes in this folder.
 #pragma once
 
+#include "llvm/IR/IRBuilder.h"
+
+#include <optional>
+
 namespace compiler::info_field {
 enum : unsigned {
   WorkDim = 0,
@@ -19,3 +23,10 @@ enum : unsigned {
   WorkItemStateEnd = 14,
 };
 } // namespace compiler::info_field
+
+namespace compiler {
+/// Loads `info->field` (or `info->field[element]`) as `type`, marked
+/// invariant: the WorkGroupInfo never changes while a work-group runs.
+llvm::LoadInst *loadInfoField(llvm::IRBuilder<> &builder, llvm::Value *info, llvm::Type *type, unsigned field,
+                              std::optional<unsigned> element = std::nullopt, const llvm::Twine &name = "");
+} // namespace compiler

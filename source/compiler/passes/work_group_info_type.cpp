@@ -1,6 +1,7 @@
 // compiler::abi::WorkGroupInfo as an LLVM struct type.
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
+#include "work_group_info_fields.h"
 
 #include "llvm/IR/DerivedTypes.h"
 
@@ -22,6 +23,18 @@ static_assert(offsetof(abi::WorkGroupInfo, printfBuffer) == 176);
 static_assert(offsetof(abi::WorkGroupInfo, stackBegin) == 184);
 static_assert(offsetof(abi::WorkGroupInfo, stackEnd) == 192);
 static_assert(offsetof(abi::WorkGroupInfo, workItemStateEnd) == 200);
+
+llvm::LoadInst *loadInfoField(llvm::IRBuilder<> &builder, llvm::Value *info, llvm::Type *type, unsigned field,
+                              std::optional<unsigned> element, const llvm::Twine &name) {
+  llvm::LLVMContext &context = builder.getContext();
+  llvm::SmallVector<llvm::Value *, 3> indices{builder.getInt32(0), builder.getInt32(field)};
+  if (element)
+    indices.push_back(builder.getInt32(*element));
+  llvm::Value *address = builder.CreateInBoundsGEP(workGroupInfoType(context), info, indices);
+  auto *load = builder.CreateAlignedLoad(type, address, llvm::Align(8), name);
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context, {}));
+  return load;
+}
 
 llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
   if (auto *existing = llvm::StructType::getTypeByName(context, "polymux.WorkGroupInfo"))
