@@ -72,7 +72,10 @@ struct LowerExactBuiltinsPass : llvm::PassInfoMixin<LowerExactBuiltinsPass> {
 
 /// Gives bodies to the OpenCL 1.x atomics (atomic_add, atom_cmpxchg, ...)
 /// and mem_fence / read_mem_fence / write_mem_fence: sequentially
-/// consistent atomicrmw, cmpxchg and fence instructions.
+/// consistent atomicrmw, cmpxchg and fence instructions; and to the C11
+/// atomics (atomic_load/store/exchange/compare_exchange/fetch_*, atomic_flag,
+/// atomic_work_item_fence, every order and scope form) with the orderings and
+/// scopes they name (lower_c11_atomic_builtins.cpp).
 struct LowerAtomicBuiltinsPass : llvm::PassInfoMixin<LowerAtomicBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
