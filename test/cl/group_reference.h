@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cl_test.h"
+#include "test_kernels.h"
 
 #include <algorithm>
 #include <array>
@@ -296,5 +297,37 @@ void expectSameCollectives(const std::vector<T> &expected, const std::vector<T> 
 inline const char *clStdOption(cl_device_id device) {
   return deviceSupportsOpenCLC(device, 3, 0) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
 }
+
+/// What the work-group and sub-group suites share: building
+/// group_collectives.cl for a type, and running a kernel over the ranges its
+/// work-group size allows.
+class GroupCollectiveTest : public DeviceTest {
+protected:
+  /// Builds group_collectives.cl with -DT=`type` and `defines`.
+  Program buildCollectives(const char *type, const char *defines = "") {
+    std::string options = std::string(clStdOption(device())) + " " + defines + " -DT=" + type;
+    return build(kernels::group_collectives, options.c_str());
+  }
+
+  /// Enqueues `k` over `range` and waits; false (with a failure) on error.
+  bool run(cl_kernel k, const Range &range) {
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, range.dims, nullptr, range.global.data(), range.local.data(), 0,
+                                        nullptr, nullptr);
+    EXPECT_CL(err) << range.describe();
+    return err == CL_SUCCESS && clFinish(queue_) == CL_SUCCESS;
+  }
+
+  /// The ranges whose work-groups `k` can run.
+  std::vector<Range> rangesFor(cl_kernel k) {
+    size_t limit = 0;
+    EXPECT_CL(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit, nullptr));
+    std::vector<Range> ranges;
+    for (const Range &range : testRanges())
+      if (range.localCount() <= limit)
+        ranges.push_back(range);
+    EXPECT_FALSE(ranges.empty());
+    return ranges;
+  }
+};
 
 } // namespace cltest::groups

@@ -18,7 +18,7 @@ constexpr size_t kIdFields = 6; // see sub_group_ids in group_collectives.cl
 
 bool supportsSubGroups(cl_device_id device) { return deviceInfo<cl_uint>(device, CL_DEVICE_MAX_NUM_SUB_GROUPS) != 0; }
 
-class SubGroupTest : public DeviceTest {
+class SubGroupTest : public GroupCollectiveTest {
 protected:
   void SetUp() override {
     DeviceTest::SetUp();
@@ -26,28 +26,7 @@ protected:
       GTEST_SKIP() << "the device has no sub-groups";
   }
 
-  Program buildFor(const char *type) {
-    std::string options = std::string(clStdOption(device())) + " -DSUB_GROUP -DT=" + type;
-    return build(kernels::group_collectives, options.c_str());
-  }
-
-  bool run(cl_kernel k, const Range &range) {
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, range.dims, nullptr, range.global.data(), range.local.data(), 0,
-                                        nullptr, nullptr);
-    EXPECT_CL(err) << range.describe();
-    return err == CL_SUCCESS && clFinish(queue_) == CL_SUCCESS;
-  }
-
-  std::vector<Range> rangesFor(cl_kernel k) {
-    size_t limit = 0;
-    EXPECT_CL(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit, nullptr));
-    std::vector<Range> ranges;
-    for (const Range &range : testRanges())
-      if (range.localCount() <= limit)
-        ranges.push_back(range);
-    EXPECT_FALSE(ranges.empty());
-    return ranges;
-  }
+  Program buildFor(const char *type) { return buildCollectives(type, "-DSUB_GROUP"); }
 
   size_t kernelSubGroupInfo(cl_kernel k, cl_kernel_sub_group_info param, const Range &range) {
     size_t value = 0;

@@ -11,7 +11,7 @@ using namespace cltest::groups;
 
 namespace {
 
-class WorkGroupFunctionsTest : public DeviceTest {
+class WorkGroupFunctionsTest : public GroupCollectiveTest {
 protected:
   void SetUp() override {
     DeviceTest::SetUp();
@@ -19,30 +19,7 @@ protected:
       GTEST_SKIP() << "the device has no work-group collective functions";
   }
 
-  Program buildFor(const char *type) {
-    std::string options = std::string(clStdOption(device())) + " -DT=" + type;
-    return build(kernels::group_collectives, options.c_str());
-  }
-
-  /// Enqueues `k` over `range` and waits; false (with a failure) on error.
-  bool run(cl_kernel k, const Range &range) {
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, range.dims, nullptr, range.global.data(), range.local.data(), 0,
-                                        nullptr, nullptr);
-    EXPECT_CL(err) << range.describe();
-    return err == CL_SUCCESS && clFinish(queue_) == CL_SUCCESS;
-  }
-
-  /// The ranges whose work-groups `k` can run.
-  std::vector<Range> rangesFor(cl_kernel k) {
-    size_t limit = 0;
-    EXPECT_CL(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit, nullptr));
-    std::vector<Range> ranges;
-    for (const Range &range : testRanges())
-      if (range.localCount() <= limit)
-        ranges.push_back(range);
-    EXPECT_FALSE(ranges.empty());
-    return ranges;
-  }
+  Program buildFor(const char *type) { return buildCollectives(type); }
 
   template <class T> void checkCollectives() {
     if (std::is_same_v<T, cl_double> && !deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG))
