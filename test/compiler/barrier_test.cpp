@@ -233,10 +233,7 @@ AlignedBuffer allocate(size_t bytes) {
   return AlignedBuffer(std::aligned_alloc(128, abi::alignTo(std::max<size_t>(bytes, 1), 128)));
 }
 
-struct Launcher {
-  std::unique_ptr<mux::Executable> executable;
-  std::unique_ptr<mux::Kernel> kernel;
-
+struct Launcher : LoadedKernel {
   /// Runs an ND-range like the host runtime: every group with its own
   /// __local area and per-work-item state (the edge groups smaller).
   void run(const void *args, std::array<size_t, 3> global, std::array<size_t, 3> local, unsigned dims) {
@@ -270,27 +267,7 @@ struct Launcher {
 
 Launcher load(const char *source, const char *kernelName, const char *options = "") {
   Launcher launcher;
-  auto compiler = hostCompiler();
-  std::string log;
-  auto module = compiler->build(source, options, log);
-  if (!module) {
-    ADD_FAILURE() << errorText(module.takeError()) << log;
-    return launcher;
-  }
-  auto binary = (*module)->binary();
-  EXPECT_TRUE(static_cast<bool>(binary));
-  auto executable = host::loadExecutable(*binary, hostDeviceInfo());
-  if (!executable) {
-    ADD_FAILURE() << errorText(executable.takeError());
-    return launcher;
-  }
-  launcher.executable = std::move(*executable);
-  auto kernel = launcher.executable->createKernel(kernelName);
-  if (!kernel) {
-    ADD_FAILURE() << errorText(kernel.takeError());
-    return launcher;
-  }
-  launcher.kernel = std::move(*kernel);
+  static_cast<LoadedKernel &>(launcher) = loadHostKernel(source, kernelName, options);
   return launcher;
 }
 

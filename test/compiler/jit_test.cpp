@@ -29,10 +29,7 @@ private:
   size_t offset_ = 0;
 };
 
-struct Launcher {
-  std::unique_ptr<mux::Executable> executable;
-  std::unique_ptr<mux::Kernel> kernel;
-
+struct Launcher : LoadedKernel {
   /// Runs a 1-D range of `global` work-items in groups of `local` (the last
   /// group smaller), offset by `offset`.
   void run1d(const void *args, size_t global, size_t local, size_t offset = 0) {
@@ -56,27 +53,7 @@ struct Launcher {
 
 Launcher load(const char *source, const char *kernelName, const char *options = "") {
   Launcher launcher;
-  auto compiler = hostCompiler();
-  std::string log;
-  auto module = compiler->build(source, options, log);
-  if (!module) {
-    ADD_FAILURE() << errorText(module.takeError()) << log;
-    return launcher;
-  }
-  auto binary = (*module)->binary();
-  EXPECT_TRUE(static_cast<bool>(binary));
-  auto executable = host::loadExecutable(*binary, hostDeviceInfo());
-  if (!executable) {
-    ADD_FAILURE() << errorText(executable.takeError());
-    return launcher;
-  }
-  launcher.executable = std::move(*executable);
-  auto kernel = launcher.executable->createKernel(kernelName);
-  if (!kernel) {
-    ADD_FAILURE() << errorText(kernel.takeError());
-    return launcher;
-  }
-  launcher.kernel = std::move(*kernel);
+  static_cast<LoadedKernel &>(launcher) = loadHostKernel(source, kernelName, options);
   return launcher;
 }
 

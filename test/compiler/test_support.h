@@ -102,4 +102,38 @@ inline std::string runFileCheck(const std::string &input, const std::string &che
 #endif
 }
 
+/// A kernel the host compiler built and the host JIT loaded.
+struct LoadedKernel {
+  std::unique_ptr<mux::Executable> executable;
+  std::unique_ptr<mux::Kernel> kernel;
+};
+
+/// Builds `source` with the host compiler and loads kernel `kernelName`;
+/// records a test failure and leaves `kernel` null when a step fails.
+inline LoadedKernel loadHostKernel(const char *source, const char *kernelName, const char *options = "") {
+  LoadedKernel loaded;
+  auto compiler = hostCompiler();
+  std::string log;
+  auto module = compiler->build(source, options, log);
+  if (!module) {
+    ADD_FAILURE() << errorText(module.takeError()) << log;
+    return loaded;
+  }
+  auto binary = (*module)->binary();
+  EXPECT_TRUE(static_cast<bool>(binary));
+  auto executable = host::loadExecutable(*binary, hostDeviceInfo());
+  if (!executable) {
+    ADD_FAILURE() << errorText(executable.takeError());
+    return loaded;
+  }
+  loaded.executable = std::move(*executable);
+  auto kernel = loaded.executable->createKernel(kernelName);
+  if (!kernel) {
+    ADD_FAILURE() << errorText(kernel.takeError());
+    return loaded;
+  }
+  loaded.kernel = std::move(*kernel);
+  return loaded;
+}
+
 } // namespace compiler::test
