@@ -93,7 +93,8 @@ public:
     std::byte *at = records() + header().used;
     std::memcpy(at, &index, 4);
     std::memcpy(at + 4, &size, 4);
-    std::memcpy(at + 8, payload.data(), payload.size());
+    if (!payload.empty()) // memcpy from an empty vector's null data() is undefined
+      std::memcpy(at + 8, payload.data(), payload.size());
     header().used += size;
     return *this;
   }
