@@ -1,6 +1,7 @@
 #include "compiler/cpu_pipeline.h"
 
 #include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/builtin_library.h"
 #include "compiler/passes.h"
 #include "mux/status.h"
 
@@ -101,8 +102,11 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
   return machine;
 }
 
-llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary) {
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary,
+                               std::span<const std::byte> builtinLibrary) {
   binary.globalVariableSize = programScopeVariableBytes(module);
+  if (llvm::Error error = linkBuiltinLibrary(module, builtinLibrary))
+    return error;
   {
     llvm::ModulePassManager passes;
     passes.addPass(LowerExactBuiltinsPass());

@@ -146,7 +146,6 @@ class CpuTarget final : public Target {
 public:
   explicit CpuTarget(CpuTargetConfig config) : config_(std::move(config)) {
     frontend_.triple = config_.triple;
-    frontend_.cpu = config_.cpu;
     frontend_.extensions = config_.extensions;
     frontend_.maxClStd = config_.maxClStd;
     codegen_ = {config_.triple, config_.cpu, config_.features};
@@ -154,7 +153,9 @@ public:
     identity_ = "polymux " POLYMUX_VERSION " llvm " LLVM_VERSION_STRING " target " + config_.name + " triple " +
                 config_.triple + " cpu " + config_.cpu + " features " +
                 llvm::utohexstr(llvm::xxh3_64bits(config_.features)) + " extensions " +
-                llvm::utohexstr(llvm::xxh3_64bits(extensions));
+                llvm::utohexstr(llvm::xxh3_64bits(extensions)) + " builtins " +
+                llvm::utohexstr(llvm::xxh3_64bits(llvm::ArrayRef(
+                    reinterpret_cast<const uint8_t *>(config_.builtinLibrary.data()), config_.builtinLibrary.size())));
   }
 
   std::string identity() const override { return identity_; }
@@ -263,7 +264,7 @@ private:
     data.kernels = kernelInfos(*module);
     data.bitcode = writeBitcode(*module);
     CpuBinary binary;
-    if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary))
+    if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config_.builtinLibrary))
       return error;
     auto machine = createTargetMachine(codegen_, data.optDisable);
     if (!machine)

@@ -36,10 +36,6 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
       "-cl-ext=" + clExtOption(config.extensions),
       // Work-item loops run many work-items per call: no stack protector.
       "-stack-protector", "0", "-mrelocation-model", "pic", "-pic-level", "2", "-ffp-contract=on", "-x", "cl"};
-  if (!config.cpu.empty()) {
-    args.push_back("-target-cpu");
-    args.push_back(config.cpu);
-  }
   if (hasHeaders) {
     args.push_back("-I");
     args.push_back(kHeaderDir);

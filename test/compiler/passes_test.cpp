@@ -255,7 +255,6 @@ TEST(Passes, ExactBuiltinsSeeThroughArgumentCoercion) {
   ASSERT_TRUE(static_cast<bool>(parsed));
   FrontendConfig config = hostFrontendConfig();
   config.triple = "x86_64-unknown-linux-gnu";
-  config.cpu = "x86-64";
   std::string log;
   auto module = compileOpenCLC(context, R"(
 __kernel void k(__global float2 *f2, __global float8 *f8, __global char3 *c3, __global uint4 *u4,

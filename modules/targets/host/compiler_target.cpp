@@ -9,6 +9,10 @@
 
 #include <algorithm>
 
+// The builtins library bitcode, embedded by polymux_add_builtin_library.
+extern "C" __attribute__((visibility("hidden"))) const char polymux_builtins_host_begin[];
+extern "C" __attribute__((visibility("hidden"))) const char polymux_builtins_host_end[];
+
 namespace host {
 namespace {
 
@@ -49,6 +53,7 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.features = hostFeatureString();
   config.extensions = clExtensions(info);
   config.binaryMagic = std::string(compiler::kHostBinaryMagic);
+  config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_host_begin, polymux_builtins_host_end));
   return compiler::createCpuTarget(std::move(config));
 }
 

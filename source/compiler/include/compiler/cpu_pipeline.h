@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,10 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
 /// `binary` has one entry per kernel of `kernels` (kernelInfos() of the module
 /// before this call) with its memory needs and flags, the printf table and
 /// the size of the program-scope variables; its object is left empty.
-llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary);
+/// Builtins the module calls are first linked from `builtinLibrary` (the
+/// target's builtins bitcode, see builtin_library.h).
+llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary,
+                               std::span<const std::byte> builtinLibrary = {});
 
 /// The O3 pipeline (O0 with `optDisable`) for `machine`.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable);

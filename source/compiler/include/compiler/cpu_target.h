@@ -5,7 +5,9 @@
 
 #include "compiler/target.h"
 
+#include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct CpuTargetConfig {
   std::vector<std::string> extensions;
   unsigned maxClStd = 300;             ///< highest -cl-std accepted (100 * major + 10 * minor)
   std::string binaryMagic = "PMXHOST"; ///< cpu_binary.h magic, 7 chars at most
+  /// The builtins library compiled for `triple` (PolymuxBuiltins.cmake);
+  /// it must outlive the target. Empty: programs get no library builtins.
+  std::span<const std::byte> builtinLibrary;
 };
 
 std::unique_ptr<Target> createCpuTarget(CpuTargetConfig config);

@@ -18,8 +18,11 @@ namespace compiler {
 
 /// What the front end needs to know about the device it compiles for.
 struct FrontendConfig {
+  /// Kernels are compiled for the triple's baseline CPU, as the builtins
+  /// library is: the calling convention for vectors depends on CPU features
+  /// (AVX passes a float8 in a register), and both sides must agree. The
+  /// device's own CPU only matters to code generation (CodegenConfig).
   std::string triple;
-  std::string cpu; ///< -target-cpu; empty for the triple's default
   /// Extensions (cl_khr_fp64, ...) and OpenCL C 3.0 feature macros
   /// (__opencl_c_fp64, ...) the device supports; everything else is disabled.
   std::vector<std::string> extensions;
