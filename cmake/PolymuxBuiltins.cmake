@@ -24,7 +24,10 @@ function(polymux_add_builtin_library name triple)
             "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_fp16,+__opencl_c_generic_address_space,+__opencl_c_int64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_program_scope_global_variables"
             # Error-free transformations (two-sum, two-product) need the
             # rounding the source spells out: no contraction into fma.
-            -ffp-contract=off -I ${POLYMUX_BUILTINS_DIR}/include -Wall -Werror -x cl)
+            -ffp-contract=off -I ${POLYMUX_BUILTINS_DIR}/include -Wall -Werror
+            # Vectors are passed as the triple's baseline CPU passes them, on
+            # purpose (kernels are compiled the same way): not a warning.
+            -Wno-psabi -x cl)
   set(bitcode_files)
   foreach(source IN LISTS sources)
     file(RELATIVE_PATH relative ${POLYMUX_BUILTINS_DIR} ${source})
