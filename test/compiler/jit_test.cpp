@@ -287,7 +287,9 @@ __kernel void conv(__global const uint2 *u, __global float2 *f, __global const f
 
 /// A directed rounding that LLVM's casts cannot do exactly stays unresolved:
 /// the build fails naming it rather than computing a wrong value.
-TEST(Jit, InexactConversionRoundingsAreNotLowered) {
+// Directed roundings of inexact conversions build (their results are
+// checked against MPFR in test/cl/builtins_conversions_test.cpp).
+TEST(Jit, InexactConversionRoundingsAreLowered) {
   auto compiler = hostCompiler();
   std::string log;
   auto module = compiler->build(R"(
@@ -297,11 +299,8 @@ __kernel void k(__global const int2 *i, __global float2 *f, __global const doubl
 }
 )",
                                 "", log);
-  ASSERT_FALSE(static_cast<bool>(module));
-  std::string message = errorText(module.takeError()) + log;
-  EXPECT_NE(message.find("_Z18convert_float2_rtzDv2_i"), std::string::npos) << message;
-  EXPECT_NE(message.find("_Z17convert_float_rtpd"), std::string::npos) << message;
-  // Exact ones are lowered whatever the rounding: short -> float, float -> double.
+  EXPECT_TRUE(static_cast<bool>(module)) << (module ? "" : errorText(module.takeError())) << log;
+  // Exact ones too, whatever the rounding: short -> float, float -> double.
   module = compiler->build("__kernel void k(__global short2 *s, __global float2 *f, __global double2 *d) {\n"
                            "  f[0] = convert_float2_rtz(s[0]); d[0] = convert_double2_rtn(f[1]);\n}\n",
                            "", log);

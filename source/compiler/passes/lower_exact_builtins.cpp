@@ -14,7 +14,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 
+#include <cmath>
 #include <optional>
+#include <utility>
 
 namespace compiler {
 namespace {
@@ -262,8 +264,8 @@ public:
     return sum;
   }
 
-  /// nullptr when the conversion is not exact with LLVM's operations (a
-  /// directed rounding of an inexact result): the builtin stays unresolved.
+  /// nullptr when the conversion cannot be expressed (a saturated
+  /// conversion to floating point): the builtin stays unresolved.
   llvm::Value *convert(llvm::Value *value, const Conversion &conversion) {
     const ClType &from = first_;
     const ClType &to = conversion.to;
@@ -275,12 +277,21 @@ public:
       if (from.isFloat()) {
         if (to.scalarBits() >= from.scalarBits())
           return builder_.CreateFPExt(value, toType); // exact (or identity)
-        return nearest ? builder_.CreateFPTrunc(value, toType) : nullptr;
+        llvm::Value *rounded = builder_.CreateFPTrunc(value, toType);
+        if (nearest)
+          return rounded;
+        // Widening back is exact: compare the nearest result with the value.
+        llvm::Value *back = builder_.CreateFPExt(rounded, value->getType());
+        return directed(rounded, builder_.CreateFCmpOGT(back, value), builder_.CreateFCmpOLT(back, value),
+                        conversion.rounding);
       }
+      llvm::Value *rounded =
+          from.isSigned() ? builder_.CreateSIToFP(value, toType) : builder_.CreateUIToFP(value, toType);
       unsigned valueBits = from.scalarBits() - (from.isSigned() ? 1 : 0);
-      if (!nearest && valueBits > significandBits(to))
-        return nullptr; // may be inexact, and LLVM's casts round to nearest
-      return from.isSigned() ? builder_.CreateSIToFP(value, toType) : builder_.CreateUIToFP(value, toType);
+      if (nearest || valueBits <= significandBits(to))
+        return rounded; // LLVM's casts round to nearest; small integers are exact
+      auto [above, below] = compareWithInteger(rounded, value, valueBits);
+      return directed(rounded, above, below, conversion.rounding);
     }
     if (from.isFloat())
       return floatToInteger(value, conversion, toType);
@@ -290,6 +301,67 @@ public:
   }
 
 private:
+  /// Whether the nearest float `rounded` of integer `value` (of first_'s
+  /// type, `valueBits` magnitude bits) is above and below it. Every float
+  /// below 2^valueBits is an integer in range, so it converts back exactly
+  /// (a float at or above it exceeds every value of the type).
+  std::pair<llvm::Value *, llvm::Value *> compareWithInteger(llvm::Value *rounded, llvm::Value *value,
+                                                             unsigned valueBits) {
+    llvm::Value *fits =
+        builder_.CreateFCmpOLT(rounded, llvm::ConstantFP::get(rounded->getType(), std::ldexp(1.0, valueBits)));
+    // Frozen: only used where it is in range.
+    llvm::Value *back = builder_.CreateFreeze(first_.isSigned() ? builder_.CreateFPToSI(rounded, value->getType())
+                                                                : builder_.CreateFPToUI(rounded, value->getType()));
+    llvm::Value *greater =
+        first_.isSigned() ? builder_.CreateICmpSGT(back, value) : builder_.CreateICmpUGT(back, value);
+    llvm::Value *less = first_.isSigned() ? builder_.CreateICmpSLT(back, value) : builder_.CreateICmpULT(back, value);
+    return {builder_.CreateSelect(fits, greater, llvm::ConstantInt::getTrue(fits->getType())),
+            builder_.CreateSelect(fits, less, llvm::ConstantInt::getFalse(fits->getType()))};
+  }
+
+  /// Turns the round-to-nearest result `rounded` into the directed
+  /// `rounding`, given whether it is above or below the exact value: the
+  /// exact value lies between `rounded` and its neighbour on the other side,
+  /// so a wrong direction is fixed by one step to that neighbour (integer
+  /// steps on the bits, across zero, denormals and infinity).
+  llvm::Value *directed(llvm::Value *rounded, llvm::Value *above, llvm::Value *below, Rounding rounding) {
+    llvm::Type *type = rounded->getType();
+    unsigned bits = type->getScalarSizeInBits();
+    llvm::Type *intType = builder_.getIntNTy(bits);
+    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(type))
+      intType = llvm::VectorType::get(intType, vector->getElementCount());
+    llvm::Value *pattern = builder_.CreateBitCast(rounded, intType);
+    llvm::Value *zero = llvm::ConstantFP::get(type, 0.0);
+    llvm::Value *isZero = builder_.CreateFCmpOEQ(rounded, zero);
+    llvm::Value *negative = builder_.CreateICmpSLT(pattern, llvm::Constant::getNullValue(intType));
+    llvm::Value *one = llvm::ConstantInt::get(intType, 1);
+    llvm::Value *plus = builder_.CreateAdd(pattern, one);
+    llvm::Value *minus = builder_.CreateSub(pattern, one);
+    llvm::Value *smallest = one; // +denormal min
+    llvm::Value *negativeSmallest =
+        llvm::ConstantInt::get(intType, llvm::APInt::getSignMask(bits) + 1); // -denormal min
+    llvm::Value *up = builder_.CreateSelect(isZero, smallest, builder_.CreateSelect(negative, minus, plus));
+    llvm::Value *down = builder_.CreateSelect(isZero, negativeSmallest, builder_.CreateSelect(negative, plus, minus));
+    llvm::Value *result = pattern;
+    switch (rounding) {
+    case Rounding::Rtp:
+      result = builder_.CreateSelect(below, up, pattern);
+      break;
+    case Rounding::Rtn:
+      result = builder_.CreateSelect(above, down, pattern);
+      break;
+    case Rounding::Rtz: {
+      llvm::Value *tooFarUp = builder_.CreateAnd(above, builder_.CreateFCmpOGT(rounded, zero));
+      llvm::Value *tooFarDown = builder_.CreateAnd(below, builder_.CreateFCmpOLT(rounded, zero));
+      result = builder_.CreateSelect(tooFarUp, down, builder_.CreateSelect(tooFarDown, up, pattern));
+      break;
+    }
+    default:
+      break;
+    }
+    return builder_.CreateBitCast(result, type);
+  }
+
   llvm::Value *floatToInteger(llvm::Value *value, const Conversion &conversion, llvm::Type *toType) {
     switch (conversion.rounding) {
     case Rounding::Default:
