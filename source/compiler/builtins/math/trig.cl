@@ -1,0 +1,183 @@
+// sin, cos, tan, sincos, sinpi, cospi, tanpi (OpenCL C 3.0 6.15.2) for float
+// and double, scalar and vector.
+//
+// double: x = q * pi/2 + r with r a double-double (pmx_trig.h: Cody-Waite
+// below 2^20, Payne-Hanek above, exact for every finite x), then the sin/cos
+// kernels on [-pi/4, pi/4] (Taylor, ~2^-60 relative) chosen and signed by the
+// quadrant; tan divides the two double-double kernels. Error ~0.55 ulp (tan
+// ~1 ulp) against the spec's 4 (tan 5).
+// The *pi variants reduce exactly in binary: x = k/2 + t with k = rint(2x)
+// and |t| <= 1/4 exact, then pi * t as a double-double feeds the same
+// kernels (spec bounds 4, tanpi 6). Exact cases (sinpi(n) = +-0,
+// cospi(n + 1/2) = +0, tanpi poles and zeros) are returned directly.
+// float: computed in double and rounded once (~0.5 ulp).
+#include "pmx_trig.h"
+
+/// sin(q * pi/2 + r).
+static inline __pmx_dd __pmx_sin_quadrant(__pmx_dd r, int q) {
+  __pmx_dd v = (q & 1) ? __pmx_cos_kernel(r) : __pmx_sin_kernel(r);
+  if (q & 2) {
+    v.hi = -v.hi;
+    v.lo = -v.lo;
+  }
+  return v;
+}
+
+/// tan(q * pi/2 + r).
+static inline double __pmx_tan_quadrant(__pmx_dd r, int q) {
+  __pmx_dd s = __pmx_sin_kernel(r), c = __pmx_cos_kernel(r);
+  if (q & 1)
+    return -__pmx_dd_div_round(c, s);
+  return __pmx_dd_div_round(s, c);
+}
+
+PMX_OVERLOAD double sin(double x) {
+  double ax = __builtin_fabs(x);
+  if (ax < 0x1p-26) // sin(x) = x to within x^3/6 < ulp(x)/2; keeps +-0
+    return x;
+  if (!(ax < __builtin_inf()))
+    return x - x; // nan for inf and nan
+  __pmx_trig_reduced red = __pmx_trig_reduce(x);
+  __pmx_dd v = __pmx_sin_quadrant(red.r, red.q);
+  return v.hi + v.lo;
+}
+
+PMX_OVERLOAD double cos(double x) {
+  double ax = __builtin_fabs(x);
+  if (ax < 0x1p-27)
+    return 1.0;
+  if (!(ax < __builtin_inf()))
+    return x - x;
+  __pmx_trig_reduced red = __pmx_trig_reduce(x);
+  __pmx_dd v = __pmx_sin_quadrant(red.r, red.q + 1);
+  return v.hi + v.lo;
+}
+
+PMX_OVERLOAD double tan(double x) {
+  double ax = __builtin_fabs(x);
+  if (ax < 0x1p-27) // tan(x) = x to within x^3/3 < ulp(x)/2
+    return x;
+  if (!(ax < __builtin_inf()))
+    return x - x;
+  __pmx_trig_reduced red = __pmx_trig_reduce(x);
+  return __pmx_tan_quadrant(red.r, red.q);
+}
+
+PMX_OVERLOAD double sincos(double x, __generic double *cosval) {
+  double ax = __builtin_fabs(x);
+  if (ax < 0x1p-27) {
+    *cosval = 1.0;
+    return x;
+  }
+  if (!(ax < __builtin_inf())) {
+    *cosval = x - x;
+    return x - x;
+  }
+  __pmx_trig_reduced red = __pmx_trig_reduce(x);
+  __pmx_dd s = __pmx_sin_quadrant(red.r, red.q);
+  __pmx_dd c = __pmx_sin_quadrant(red.r, red.q + 1);
+  *cosval = c.hi + c.lo;
+  return s.hi + s.lo;
+}
+
+/// x = k/2 + t exactly (|x| < 2^53), r = pi * t as a double-double.
+typedef struct {
+  __pmx_dd r;
+  double t;
+  int q; // k mod 4
+} __pmx_pi_reduced;
+
+static inline __pmx_pi_reduced __pmx_pi_reduce(double x) {
+  double k = __builtin_rint(2.0 * x);
+  double t = x - 0.5 * k; // exact: |t| <= 1/4 and x is near k/2
+  __pmx_dd p = __pmx_two_prod(t, PMX_PI_HI);
+  p = __pmx_fast_two_sum(p.hi, p.lo + t * PMX_PI_LO);
+  __pmx_pi_reduced out = {p, t, (int)((long)k & 3)};
+  return out;
+}
+
+PMX_OVERLOAD double sinpi(double x) {
+  double ax = __builtin_fabs(x);
+  if (!(ax < __builtin_inf()))
+    return x - x;
+  if (ax >= 0x1p53) // an even integer
+    return __builtin_copysign(0.0, x);
+  __pmx_pi_reduced red = __pmx_pi_reduce(x);
+  if (red.t == 0.0) {
+    if (red.q & 1)
+      return red.q == 1 ? 1.0 : -1.0;
+    return __builtin_copysign(0.0, x); // sinpi(n) = +-0 with the sign of n
+  }
+  __pmx_dd v = __pmx_sin_quadrant(red.r, red.q);
+  return v.hi + v.lo;
+}
+
+PMX_OVERLOAD double cospi(double x) {
+  double ax = __builtin_fabs(x);
+  if (!(ax < __builtin_inf()))
+    return x - x;
+  if (ax >= 0x1p53)
+    return 1.0;
+  __pmx_pi_reduced red = __pmx_pi_reduce(x);
+  if (red.t == 0.0) {
+    if (red.q & 1)
+      return 0.0; // cospi(n + 1/2) = +0
+    return red.q == 0 ? 1.0 : -1.0;
+  }
+  __pmx_dd v = __pmx_sin_quadrant(red.r, red.q + 1);
+  return v.hi + v.lo;
+}
+
+PMX_OVERLOAD double tanpi(double x) {
+  double ax = __builtin_fabs(x);
+  if (!(ax < __builtin_inf()))
+    return x - x;
+  if (ax >= 0x1p53) // an even integer
+    return __builtin_copysign(0.0, x);
+  __pmx_pi_reduced red = __pmx_pi_reduce(x);
+  if (red.t == 0.0) {
+    switch (red.q) {
+    case 0: // even n: copysign(0, n)
+      return __builtin_copysign(0.0, x);
+    case 2: // odd n: copysign(0, -n)
+      return __builtin_copysign(0.0, -x);
+    case 1: // n + 1/2, n even
+      return __builtin_inf();
+    default: // n + 1/2, n odd
+      return -__builtin_inf();
+    }
+  }
+  return __pmx_tan_quadrant(red.r, red.q);
+}
+
+// float: in double, rounded once.
+PMX_OVERLOAD float sin(float x) { return (float)sin((double)x); }
+PMX_OVERLOAD float cos(float x) { return (float)cos((double)x); }
+PMX_OVERLOAD float tan(float x) { return (float)tan((double)x); }
+PMX_OVERLOAD float sinpi(float x) { return (float)sinpi((double)x); }
+PMX_OVERLOAD float cospi(float x) { return (float)cospi((double)x); }
+PMX_OVERLOAD float tanpi(float x) { return (float)tanpi((double)x); }
+PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
+  double c;
+  double s = sincos((double)x, &c);
+  *cosval = (float)c;
+  return (float)s;
+}
+
+PMX_FORWARD_1P(float, sincos, float, float)
+PMX_FORWARD_1P(double, sincos, double, double)
+
+PMX_LANEWISE_1(float, sin, float)
+PMX_LANEWISE_1(double, sin, double)
+PMX_LANEWISE_1(float, cos, float)
+PMX_LANEWISE_1(double, cos, double)
+PMX_LANEWISE_1(float, tan, float)
+PMX_LANEWISE_1(double, tan, double)
+PMX_LANEWISE_1(float, sinpi, float)
+PMX_LANEWISE_1(double, sinpi, double)
+PMX_LANEWISE_1(float, cospi, float)
+PMX_LANEWISE_1(double, cospi, double)
+PMX_LANEWISE_1(float, tanpi, float)
+PMX_LANEWISE_1(double, tanpi, double)
+PMX_LANEWISE_1P(float, sincos, float, float)
+PMX_LANEWISE_1P(double, sincos, double, double)
