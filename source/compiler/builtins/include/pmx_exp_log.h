@@ -1,0 +1,53 @@
+// Internal exponential and logarithm kernels shared by the exp/log, pow and
+// hyperbolic builtins (and any other math file that needs them). They are
+// defined once in math/exp_log.cl; this header only declares them and holds
+// small inline helpers and constants.
+//
+// Accuracy: __pmx_log_dd and __pmx_log1p_dd return the logarithm as a
+// double-double with a relative error below about 2^-70; __pmx_exp_core
+// returns exp(hi + lo) = (m.hi + m.lo) * 2^k with m within about 2^-59 of the
+// exact value (relative), m.hi being m rounded to double.
+#ifndef POLYMUX_EXP_LOG_H
+#define POLYMUX_EXP_LOG_H
+
+#include "pmx_math.h"
+
+// ln(2), 1/ln(2), ln(10), 1/ln(10), log10(2) as double-doubles (computed
+// with mpmath at 300 bits, hi = the value rounded to double, lo = the rest).
+#define PMX_LN2_HI 0x1.62e42fefa39efp-1
+#define PMX_LN2_LO 0x1.abc9e3b39803fp-56
+#define PMX_INV_LN2_HI 0x1.71547652b82fep+0
+#define PMX_INV_LN2_LO 0x1.777d0ffda0d24p-56
+#define PMX_LN10_HI 0x1.26bb1bbb55516p+1
+#define PMX_LN10_LO -0x1.f48ad494ea3e9p-53
+#define PMX_INV_LN10_HI 0x1.bcb7b1526e50ep-2
+#define PMX_INV_LN10_LO 0x1.95355baaafad3p-57
+#define PMX_LOG10_2_HI 0x1.34413509f79ffp-2
+#define PMX_LOG10_2_LO -0x1.9dc1da994fd21p-59
+
+/// exp(hi + lo) = (m.hi + m.lo) * 2^*k for finite |hi| <= 1100 (|lo| <=
+/// ulp(hi)); m is in about [0.7, 1.42] and m.hi is m rounded to double.
+__pmx_dd __pmx_exp_core(double hi, double lo, __private int *k);
+
+/// exp(hi + lo) rounded to double, with overflow to +inf and gradual
+/// underflow to +0; NaN in, NaN out.
+double __pmx_exp_dd(double hi, double lo);
+
+/// exp(x) - 1 as a double-double, for -40 <= x <= 709.
+__pmx_dd __pmx_expm1_dd(double x);
+
+/// log(x) as a double-double, for finite x > 0 (denormals included).
+__pmx_dd __pmx_log_dd(double x);
+
+/// log(1 + u) as a double-double, for a finite double-double u > -1.
+__pmx_dd __pmx_log1p_dd(__pmx_dd u);
+
+/// sqrt(a) as a double-double, for a > 0.
+static inline __pmx_dd __pmx_dd_sqrt(__pmx_dd a) {
+  double s = __builtin_sqrt(a.hi);
+  // a.hi - s*s is exact in one fma (the square root's residual).
+  double r = __builtin_fma(-s, s, a.hi) + a.lo;
+  return __pmx_fast_two_sum(s, r / (2.0 * s));
+}
+
+#endif // POLYMUX_EXP_LOG_H

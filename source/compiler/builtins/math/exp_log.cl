@@ -1,0 +1,293 @@
+// exp, exp2, exp10, expm1, log, log2, log10, log1p for float and double,
+// scalar and vector, and the shared kernels declared in pmx_exp_log.h.
+//
+// exp: hi + lo = k*ln2 + r, |r| <= ln2/2 (ln2 in two parts, the first with
+// 42 significant bits so that k*ln2_hi is exact for |k| < 2^11), then
+// exp(r) = 1 + r + r^2/2 + r^3*P(r) with P the Taylor series to r^14/14!
+// (the first omitted term is below 2^-63). 1 + r + r^2/2 is kept exact as a
+// double-double, so the mantissa (error < 2^-59) is rounded once: about
+// 0.51 ulp, the scaling by 2^k being exact (a result in the denormal range
+// is rounded once from the double-double too).
+// exp2 and exp10 multiply x by ln2 / ln10 in double-double first. expm1
+// subtracts 1 from the double-double 2^k * exp(r) before rounding.
+//
+// log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), log(m) = 2*atanh(s),
+// s = (m-1)/(m+1) (|s| < 0.172, s^2 < 2^-5.08), evaluated in double-double
+// as 2s*(1 + z/3 + z^2/5 + z^3/7 + z^4*T(z)), z = s^2, with T(z) = 1/9 +
+// z/11 + ... + z^10/29 in double: relative error below 2^-70, which pow
+// needs. log(x) = e*ln2 + log(m) in double-double, log2 and log10 scale it
+// by double-double constants, log1p(x) = log(hi) + c - c^2/2, c = lo/hi,
+// with hi + lo = 1 + x exactly. The double results are rounded once from
+// the double-double (about 0.5 ulp).
+//
+// The float functions evaluate the double ones and round once (about 0.5
+// ulp, far below the 3 ulp the spec allows).
+#include "pmx_exp_log.h"
+
+// ln2 in two parts: 42 significant bits, then the rest (mpmath, 300 bits).
+#define PMX_LN2_HI42 0x1.62e42fefa3800p-1
+#define PMX_LN2_LO42 0x1.ef35793c76730p-45
+#define PMX_SQRT2 0x1.6a09e667f3bcdp+0
+
+// 1/3, 1/5, 1/7 as double-doubles (exact rationals rounded twice).
+#define PMX_THIRD_HI 0x1.5555555555555p-2
+#define PMX_THIRD_LO 0x1.5555555555555p-56
+#define PMX_FIFTH_HI 0x1.999999999999ap-3
+#define PMX_FIFTH_LO -0x1.999999999999ap-57
+#define PMX_SEVENTH_HI 0x1.2492492492492p-3
+#define PMX_SEVENTH_LO 0x1.2492492492492p-57
+
+// P(x) with exp(x) = 1 + x + x^2/2 + x^3 * P(x) for |x| <= ln2/2 + 2^-50:
+// the Taylor series 1/3! + x/4! + ... + x^11/14! (n! is exact in double).
+static inline double __pmx_exp_poly(double x) {
+  double p = 1.0 / 87178291200.0;
+  p = __builtin_fma(p, x, 1.0 / 6227020800.0);
+  p = __builtin_fma(p, x, 1.0 / 479001600.0);
+  p = __builtin_fma(p, x, 1.0 / 39916800.0);
+  p = __builtin_fma(p, x, 1.0 / 3628800.0);
+  p = __builtin_fma(p, x, 1.0 / 362880.0);
+  p = __builtin_fma(p, x, 1.0 / 40320.0);
+  p = __builtin_fma(p, x, 1.0 / 5040.0);
+  p = __builtin_fma(p, x, 1.0 / 720.0);
+  p = __builtin_fma(p, x, 1.0 / 120.0);
+  p = __builtin_fma(p, x, 1.0 / 24.0);
+  p = __builtin_fma(p, x, 1.0 / 6.0);
+  return p;
+}
+
+__pmx_dd __pmx_exp_core(double hi, double lo, __private int *k) {
+  double kd = __builtin_rint(hi * PMX_INV_LN2_HI);
+  // r = hi + lo - kd*ln2 as a double-double; kd * PMX_LN2_HI42 is exact.
+  __pmx_dd a = __pmx_two_sum(hi, -kd * PMX_LN2_HI42);
+  a.lo += lo - kd * PMX_LN2_LO42;
+  __pmx_dd r = __pmx_fast_two_sum(a.hi, a.lo);
+  double x = r.hi;
+  // 1 + x + x^2/2 is summed exactly in double-double, so the error left is
+  // that of x^3 * P(x) (< 2^-59, |x^3 P| < 0.0073): expm1 subtracts 1 from
+  // the result and needs it.
+  __pmx_dd x2 = __pmx_two_prod(x, x);
+  double tail = x2.hi * x * __pmx_exp_poly(x);
+  __pmx_dd one = __pmx_fast_two_sum(1.0, x);
+  __pmx_dd b = __pmx_two_sum(one.hi, 0.5 * x2.hi);
+  // exp(x + r.lo) = exp(x) * (1 + r.lo), |r.lo| < 2^-53.
+  double small = one.lo + b.lo + (0.5 * x2.lo + tail + r.lo * (1.0 + x + 0.5 * x2.hi));
+  *k = (int)kd;
+  return __pmx_fast_two_sum(b.hi, small);
+}
+
+double __pmx_exp_dd(double hi, double lo) {
+  if (__pmx_isnan(hi))
+    return hi;
+  if (hi > 709.8)
+    return __builtin_inf();
+  if (hi < -745.2)
+    return 0.0;
+  int k;
+  __pmx_dd m = __pmx_exp_core(hi, lo, &k);
+  if (k > -1022)
+    return __pmx_scale(m.hi, k);
+  // A denormal (or the smallest normal) result: round m * 2^k once, to an
+  // integer number n of 2^-1074 quanta. Both scalings are exact (k >= -1076
+  // here), |d| < 1, and n * 2^-1074 is representable.
+  double h = m.hi * as_double((ulong)(0x3ff + k + 1074) << 52);
+  double l = m.lo * as_double((ulong)(0x3ff + k + 1074) << 52);
+  double n = __builtin_rint(h);
+  double d = (h - n) + l;
+  bool odd = __builtin_rint(n * 0.5) != n * 0.5;
+  if (d > 0.5 || (d == 0.5 && odd))
+    n += 1.0;
+  else if (d < -0.5 || (d == -0.5 && odd))
+    n -= 1.0;
+  return n * 0x1p-1074;
+}
+
+// log(m) for x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), x finite and > 0.
+static __pmx_dd __pmx_log_parts(double x, __private int *e) {
+  int bias = 1023;
+  if (x < 0x1p-1022) {
+    x *= 0x1p54;
+    bias += 54;
+  }
+  ulong bits = as_ulong(x);
+  int ex = (int)(bits >> 52) - bias;
+  double m = as_double((bits & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
+  if (m > PMX_SQRT2) {
+    m *= 0.5;
+    ex += 1;
+  }
+  *e = ex;
+  double f = m - 1.0; // exact (Sterbenz)
+  if (f == 0.0)
+    return __pmx_dd_make(0.0, 0.0);
+  __pmx_dd s = __pmx_dd_div(__pmx_dd_make(f, 0.0), __pmx_two_sum(m, 1.0));
+  __pmx_dd z = __pmx_dd_mul(s, s);
+  double zh = z.hi;
+  double t = 1.0 / 29.0;
+  t = __builtin_fma(t, zh, 1.0 / 27.0);
+  t = __builtin_fma(t, zh, 1.0 / 25.0);
+  t = __builtin_fma(t, zh, 1.0 / 23.0);
+  t = __builtin_fma(t, zh, 1.0 / 21.0);
+  t = __builtin_fma(t, zh, 1.0 / 19.0);
+  t = __builtin_fma(t, zh, 1.0 / 17.0);
+  t = __builtin_fma(t, zh, 1.0 / 15.0);
+  t = __builtin_fma(t, zh, 1.0 / 13.0);
+  t = __builtin_fma(t, zh, 1.0 / 11.0);
+  t = __builtin_fma(t, zh, 1.0 / 9.0);
+  // Horner in double-double for the terms that need more than 53 bits.
+  __pmx_dd acc = __pmx_dd_add(__pmx_dd_make(PMX_SEVENTH_HI, PMX_SEVENTH_LO), __pmx_dd_mul_d(z, t));
+  acc = __pmx_dd_add(__pmx_dd_make(PMX_FIFTH_HI, PMX_FIFTH_LO), __pmx_dd_mul(z, acc));
+  acc = __pmx_dd_add(__pmx_dd_make(PMX_THIRD_HI, PMX_THIRD_LO), __pmx_dd_mul(z, acc));
+  acc = __pmx_dd_add_d(__pmx_dd_mul(z, acc), 1.0);
+  __pmx_dd r = __pmx_dd_mul(s, acc);
+  return __pmx_dd_make(2.0 * r.hi, 2.0 * r.lo);
+}
+
+__pmx_dd __pmx_log_dd(double x) {
+  int e;
+  __pmx_dd l = __pmx_log_parts(x, &e);
+  if (e == 0)
+    return l;
+  __pmx_dd el = __pmx_dd_mul_d(__pmx_dd_make(PMX_LN2_HI, PMX_LN2_LO), (double)e);
+  return __pmx_dd_add(el, l);
+}
+
+__pmx_dd __pmx_log1p_dd(__pmx_dd u) {
+  __pmx_dd v = __pmx_two_sum(1.0, u.hi);
+  v.lo += u.lo;
+  v = __pmx_fast_two_sum(v.hi, v.lo);
+  // log(v.hi + v.lo) = log(v.hi) + c - c^2/2 + ..., c = v.lo/v.hi, |c| <=
+  // 2^-53. When v.hi is within a few ulps of 1 the two terms nearly cancel,
+  // so c is a double-double and c^2/2 is kept.
+  double c = v.lo / v.hi;
+  double cl = __builtin_fma(-c, v.hi, v.lo) / v.hi;
+  __pmx_dd corr = __pmx_fast_two_sum(c, cl - 0.5 * c * c);
+  return __pmx_dd_add(__pmx_log_dd(v.hi), corr);
+}
+
+// NaN for a NaN or negative x, -inf for ±0, +inf for +inf; 0 otherwise
+// (the caller goes on with a finite x > 0).
+static inline double __pmx_log_special(double x, __private bool *done) {
+  *done = true;
+  if (__pmx_isnan(x))
+    return x;
+  if (x == 0.0)
+    return -__builtin_inf();
+  if (x < 0.0)
+    return __builtin_nan("");
+  if (x == __builtin_inf())
+    return x;
+  *done = false;
+  return 0.0;
+}
+
+PMX_OVERLOAD double exp(double x) { return __pmx_exp_dd(x, 0.0); }
+
+PMX_OVERLOAD double exp2(double x) {
+  if (__pmx_isnan(x))
+    return x;
+  if (x > 1025.0)
+    return __builtin_inf();
+  if (x < -1076.0)
+    return 0.0;
+  __pmx_dd t = __pmx_dd_mul_d(__pmx_dd_make(PMX_LN2_HI, PMX_LN2_LO), x);
+  return __pmx_exp_dd(t.hi, t.lo);
+}
+
+PMX_OVERLOAD double exp10(double x) {
+  if (__pmx_isnan(x))
+    return x;
+  if (x > 310.0)
+    return __builtin_inf();
+  if (x < -330.0)
+    return 0.0;
+  __pmx_dd t = __pmx_dd_mul_d(__pmx_dd_make(PMX_LN10_HI, PMX_LN10_LO), x);
+  return __pmx_exp_dd(t.hi, t.lo);
+}
+
+__pmx_dd __pmx_expm1_dd(double x) {
+  if (__builtin_fabs(x) < 0.34) {
+    // No reduction: x + x^2/2 + x^3 P(x) in double-double, without the 1
+    // that would cost the low bits of a small result.
+    __pmx_dd x2 = __pmx_two_prod(x, x);
+    __pmx_dd s = __pmx_two_sum(x, 0.5 * x2.hi);
+    return __pmx_fast_two_sum(s.hi, s.lo + (0.5 * x2.lo + x2.hi * x * __pmx_exp_poly(x)));
+  }
+  int k;
+  __pmx_dd m = __pmx_exp_core(x, 0.0, &k);
+  // 2^k * m - 1, with 2^k - 1 exact as a double-double (|k| <= 1023).
+  double s = as_double((ulong)(0x3ff + k) << 52);
+  __pmx_dd d = __pmx_two_sum(s, -1.0);
+  // m.hi * s - s is exact: m.hi - 1 is (Sterbenz) and the scaling is too.
+  return __pmx_dd_add(d, __pmx_dd_make(m.hi * s - s, m.lo * s));
+}
+
+PMX_OVERLOAD double expm1(double x) {
+  if (__pmx_isnan(x))
+    return x;
+  if (x > 709.0)
+    return __pmx_exp_dd(x, 0.0); // the -1 is far below half an ulp
+  if (x < -40.0)
+    return -1.0; // exp(x) < 2^-57: -1 + exp(x) rounds to -1
+  if (x == 0.0)
+    return x; // keeps the sign of zero
+  return __pmx_expm1_dd(x).hi;
+}
+
+PMX_OVERLOAD double log(double x) {
+  bool done;
+  double special = __pmx_log_special(x, &done);
+  if (done)
+    return special;
+  __pmx_dd l = __pmx_log_dd(x);
+  return l.hi + l.lo;
+}
+
+PMX_OVERLOAD double log2(double x) {
+  bool done;
+  double special = __pmx_log_special(x, &done);
+  if (done)
+    return special;
+  int e;
+  __pmx_dd l = __pmx_log_parts(x, &e);
+  l = __pmx_dd_mul(l, __pmx_dd_make(PMX_INV_LN2_HI, PMX_INV_LN2_LO));
+  l = __pmx_dd_add_d(l, (double)e);
+  return l.hi + l.lo;
+}
+
+PMX_OVERLOAD double log10(double x) {
+  bool done;
+  double special = __pmx_log_special(x, &done);
+  if (done)
+    return special;
+  int e;
+  __pmx_dd l = __pmx_log_parts(x, &e);
+  l = __pmx_dd_mul(l, __pmx_dd_make(PMX_INV_LN10_HI, PMX_INV_LN10_LO));
+  l = __pmx_dd_add(l, __pmx_dd_mul_d(__pmx_dd_make(PMX_LOG10_2_HI, PMX_LOG10_2_LO), (double)e));
+  return l.hi + l.lo;
+}
+
+PMX_OVERLOAD double log1p(double x) {
+  if (__pmx_isnan(x) || x == 0.0 || x == __builtin_inf())
+    return x;
+  if (x == -1.0)
+    return -__builtin_inf();
+  if (x < -1.0)
+    return __builtin_nan("");
+  __pmx_dd l = __pmx_log1p_dd(__pmx_dd_make(x, 0.0));
+  return l.hi + l.lo;
+}
+
+// float: evaluate in double, round once.
+#define PMX_FLOAT_VIA_DOUBLE(F)                                                                                        \
+  PMX_OVERLOAD float F(float x) { return (float)F((double)x); }                                                        \
+  PMX_LANEWISE_1(float, F, float)                                                                                      \
+  PMX_LANEWISE_1(double, F, double)
+
+PMX_FLOAT_VIA_DOUBLE(exp)
+PMX_FLOAT_VIA_DOUBLE(exp2)
+PMX_FLOAT_VIA_DOUBLE(exp10)
+PMX_FLOAT_VIA_DOUBLE(expm1)
+PMX_FLOAT_VIA_DOUBLE(log)
+PMX_FLOAT_VIA_DOUBLE(log2)
+PMX_FLOAT_VIA_DOUBLE(log10)
+PMX_FLOAT_VIA_DOUBLE(log1p)
