@@ -16,17 +16,14 @@
 //  - lgamma, x > 0: shifted up to z = x + n >= 12 by the recurrence (the
 //    product x (x+1) ... in double-double), then Stirling's series
 //    (z - 1/2) log z - z + log(2 pi) / 2 + sum B_2k / (2k (2k-1) z^(2k-1)),
-//    with log in double-double (atanh series after the exponent split).
+//    with log in double-double (__pmx_log_dd, math/exp_log.cl).
 //    Negative x by the reflection log(pi / |sin(pi x)|) - lgamma(1 - x),
-//    sin(pi x) after an exact reduction to |r| <= 1/4.
+//    sin(pi x) from sinpi (math/trig.cl, exact reduction).
 //  - tgamma = +-exp(lgamma) with the exponential taken of the double-double
-//    lgamma (Cody-Waite reduction by ln 2, Taylor of degree 14): a few ulp.
+//    lgamma (__pmx_exp_dd, math/exp_log.cl): a few ulp.
+#include "pmx_exp_log.h"
 #include "pmx_misc.h"
 
-#define PMX_PI_HI 0x1.921fb54442d18p+1
-#define PMX_PI_LO 0x1.1a62633145c07p-53
-#define PMX_LN2_HI 0x1.62e42fefa39efp-1
-#define PMX_LN2_LO 0x1.abc9e3b39803fp-56
 #define PMX_2_SQRTPI_HI 0x1.20dd750429b6dp+0
 #define PMX_2_SQRTPI_LO 0x1.1ae3a914fed80p-56
 #define PMX_HALF_LOG_2PI_HI 0x1.d67f1c864beb5p-1
@@ -44,28 +41,6 @@ __constant double __pmx_erf_coeffs[21] = {-0x1.5555555555555p-2,  0x1.9999999999
                                           0x1.a173a167fba4dp-50,  -0x1.7271cbe5863ecp-54, 0x1.377c2110f2083p-58,
                                           -0x1.f1b4073b34a68p-63, 0x1.7abd72258fb6ep-67,  -0x1.13246abce1bddp-71};
 
-// 1 / n!, n = 2..14.
-__constant double __pmx_exp_coeffs[13] = {
-    0x1.0000000000000p-1,  0x1.5555555555555p-3,  0x1.5555555555555p-5,  0x1.1111111111111p-7,  0x1.6c16c16c16c17p-10,
-    0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19, 0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26,
-    0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37};
-
-// 1 / (2k + 1), k = 1..12.
-__constant double __pmx_atanh_coeffs[12] = {0x1.5555555555555p-2, 0x1.999999999999ap-3, 0x1.2492492492492p-3,
-                                            0x1.c71c71c71c71cp-4, 0x1.745d1745d1746p-4, 0x1.3b13b13b13b14p-4,
-                                            0x1.1111111111111p-4, 0x1.e1e1e1e1e1e1ep-5, 0x1.af286bca1af28p-5,
-                                            0x1.8618618618618p-5, 0x1.642c8590b2164p-5, 0x1.47ae147ae147bp-5};
-
-// (-1)^k / (2k+1)! and (-1)^k / (2k)!, k = 1..11.
-__constant double __pmx_sin_coeffs[11] = {-0x1.5555555555555p-3,  0x1.1111111111111p-7,   -0x1.a01a01a01a01ap-13,
-                                          0x1.71de3a556c734p-19,  -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33,
-                                          -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49,  -0x1.2f49b46814157p-57,
-                                          0x1.71b8ef6dcf572p-66,  -0x1.761b41316381ap-75};
-__constant double __pmx_cos_coeffs[11] = {-0x1.0000000000000p-1,  0x1.5555555555555p-5,   -0x1.6c16c16c16c17p-10,
-                                          0x1.a01a01a01a01ap-16,  -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29,
-                                          -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45,  -0x1.6827863b97d97p-53,
-                                          0x1.e542ba4020225p-62,  -0x1.0ce396db7f853p-70};
-
 // B_2k / (2k (2k - 1)), k = 1..9: Stirling's series.
 __constant double __pmx_stirling_coeffs[9] = {1.0 / 12.0,    -1.0 / 360.0,       1.0 / 1260.0,
                                               -1.0 / 1680.0, 1.0 / 1188.0,       -691.0 / 360360.0,
@@ -78,70 +53,8 @@ static inline double __pmx_horner(__constant double *c, int n, double x) {
   return p;
 }
 
-/// exp(a.hi + a.lo), within about 1 ulp; 0 or inf out of range.
-static inline double __pmx_exp_dd(__pmx_dd a) {
-  if (a.hi > 709.8)
-    return __builtin_inf();
-  if (a.hi < -745.2)
-    return 0.0;
-  double k = __builtin_rint(a.hi * 0x1.71547652b82fep0); // 1 / ln 2
-  // r = a - k ln2 in double-double: k * LN2_HI is exact in two parts.
-  __pmx_dd kl = __pmx_two_prod(k, PMX_LN2_HI);
-  __pmx_dd r = __pmx_two_sum(a.hi, -kl.hi);
-  r.lo += a.lo - kl.lo - k * PMX_LN2_LO;
-  r = __pmx_fast_two_sum(r.hi, r.lo);
-  // exp(r) = 1 + r + r^2 (1/2 + r/6 + ...), the 1 added last.
-  double x = r.hi;
-  double p = x * x * __pmx_horner(__pmx_exp_coeffs, 13, x);
-  double s = 1.0 + (x + (r.lo + r.lo * x + p));
-  return __pmx_ldexp(s, (int)k);
-}
-
-/// log(x) in double-double for a positive finite x (denormals included).
-static inline __pmx_dd __pmx_log_dd(double x) {
-  int e = __pmx_exponent(x);
-  double m = __pmx_ldexp(x, -e); // [1, 2)
-  if (m > 0x1.6a09e667f3bcdp0) { // sqrt(2)
-    m *= 0.5;
-    ++e;
-  }
-  // log m = 2 atanh(s), s = (m - 1) / (m + 1) in double-double, |s| < 0.172.
-  double f = m - 1.0; // exact
-  __pmx_dd u = __pmx_two_sum(m, 1.0);
-  double sh = f / u.hi;
-  double sl = (__builtin_fma(-sh, u.hi, f) - sh * u.lo) / u.hi;
-  double s2 = sh * sh;
-  double tail = 2.0 * sh * s2 * __pmx_horner(__pmx_atanh_coeffs, 12, s2);
-  __pmx_dd r = __pmx_fast_two_sum(2.0 * sh, 2.0 * sl + tail);
-  __pmx_dd el = __pmx_two_prod((double)e, PMX_LN2_HI);
-  el.lo = __builtin_fma((double)e, PMX_LN2_LO, el.lo);
-  return __pmx_dd_add(el, r);
-}
-
 /// log(a.hi + a.lo) in double-double.
 static inline __pmx_dd __pmx_log_of_dd(__pmx_dd a) { return __pmx_dd_add_d(__pmx_log_dd(a.hi), a.lo / a.hi); }
-
-/// sin(pi x) for finite x, within about 1 ulp.
-static inline double __pmx_sinpi(double x) {
-  double ax = __builtin_fabs(x);
-  if (ax >= 0x1p52)
-    return copysign(0.0, x);
-  double n = __builtin_rint(2.0 * ax); // ax = n / 2 + r exactly, |r| <= 1/4
-  double r = ax - 0.5 * n;
-  int q = (int)((ulong)n & 3);
-  // y = pi r in double-double.
-  __pmx_dd y = __pmx_two_prod(r, PMX_PI_HI);
-  y.lo = __builtin_fma(r, PMX_PI_LO, y.lo);
-  double y2 = y.hi * y.hi;
-  double v;
-  if (q & 1)
-    v = 1.0 + y2 * __pmx_horner(__pmx_cos_coeffs, 11, y2);
-  else
-    v = y.hi + (y.lo + y.hi * y2 * __pmx_horner(__pmx_sin_coeffs, 11, y2));
-  if (q & 2)
-    v = -v;
-  return x < 0.0 ? -v : v;
-}
 
 /// lgamma(x) in double-double for x > 0 given as a double-double.
 static inline __pmx_dd __pmx_lgamma_pos(__pmx_dd x) {
@@ -190,7 +103,7 @@ static inline __pmx_dd __pmx_lgamma_dd(double x, int *sign) {
     return __pmx_dd_make(-l.hi, -l.lo);
   }
   // gamma(x) = pi / (sin(pi x) gamma(1 - x)).
-  double s = __pmx_sinpi(x);
+  double s = sinpi(x);
   *sign = s < 0.0 ? -1 : 1;
   __pmx_dd lg = __pmx_lgamma_pos(__pmx_two_sum(1.0, -x));
   __pmx_dd ls = __pmx_log_dd(__builtin_fabs(s));
@@ -219,6 +132,10 @@ PMX_OVERLOAD double lgamma_r(double x, __generic int *signp) {
   if (__pmx_is_nonpositive_integer(x)) {
     *signp = 0;
     return __builtin_inf();
+  }
+  if (x == 1.0 || x == 2.0) { // C99 F.9.5.3: exactly +0
+    *signp = 1;
+    return 0.0;
   }
   int sign;
   __pmx_dd r = __pmx_lgamma_dd(x, &sign);
@@ -256,9 +173,10 @@ PMX_OVERLOAD double tgamma(double x) {
   if (__builtin_fabs(x) < 0x1p-54)
     return 1.0 / x; // gamma(x) = 1/x - gamma_E + ...: the rest is below an ulp
   if (x < -184.0)   // |gamma(x)| < 2^-1075
-    return __pmx_sinpi(x) < 0.0 ? -0.0 : 0.0;
+    return sinpi(x) < 0.0 ? -0.0 : 0.0;
   int sign;
-  double r = __pmx_exp_dd(__pmx_lgamma_dd(x, &sign));
+  __pmx_dd lg = __pmx_lgamma_dd(x, &sign);
+  double r = __pmx_exp_dd(lg.hi, lg.lo);
   return sign < 0 ? -r : r;
 }
 PMX_FLOAT_VIA_DOUBLE_1(tgamma)
@@ -287,7 +205,7 @@ static inline double __pmx_erfc_large(double x) {
   if (x > 27.3)
     return 0.0;
   __pmx_dd sq = __pmx_two_prod(x, x);
-  double e = __pmx_exp_dd(__pmx_dd_make(-sq.hi, -sq.lo));
+  double e = __pmx_exp_dd(-sq.hi, -sq.lo);
   return e * (PMX_INV_SQRTPI * __pmx_erfc_cf(x));
 }
 
