@@ -109,6 +109,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     return error;
   {
     llvm::ModulePassManager passes;
+    passes.addPass(GuardIntegerDivisionPass());
     passes.addPass(LowerExactBuiltinsPass());
     passes.addPass(LowerAtomicBuiltinsPass());
     passes.addPass(PrepareInliningPass());

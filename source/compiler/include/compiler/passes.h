@@ -1,6 +1,7 @@
 // The shared compiler passes (LLVM new pass manager), one per file under
 // source/compiler/passes/. CPU-like targets run them in this order:
-//   LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass -> PrepareInliningPass
+//   (linkBuiltinLibrary) -> GuardIntegerDivisionPass
+//   -> LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass -> PrepareInliningPass
 //   -> AlwaysInlinerPass -> LowerGroupBuiltinsPass -> LowerWorkItemBuiltinsPass
 //   -> LowerLocalVariablesPass -> LowerPrintfPass
 //   -> LowerGenericAddressSpacePass -> KernelWrapperPass
@@ -66,6 +67,16 @@ llvm::Error checkUnresolvedSymbols(const llvm::Module &module);
 /// Gives bodies to the OpenCL builtins that map exactly onto LLVM
 /// intrinsics or a few instructions (fabs, sqrt, fma, floor, min, clamp,
 /// popcount, rotate, mul_hi, ...), scalar and vector.
+/// OpenCL C: "a divide by zero with integer types does not cause an
+/// exception but will result in an unspecified value", and neither does a
+/// signed division that overflows (INT_MIN / -1). LLVM's sdiv/udiv/srem/urem
+/// are undefined there and CPUs trap, so every integer division or
+/// remainder whose divisor may be zero (or -1 for a signed one) divides by 1
+/// instead in those cases: x / 0 = x, x % 0 = 0, INT_MIN / -1 = INT_MIN.
+struct GuardIntegerDivisionPass : llvm::PassInfoMixin<GuardIntegerDivisionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 struct LowerExactBuiltinsPass : llvm::PassInfoMixin<LowerExactBuiltinsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
