@@ -56,6 +56,20 @@ uint64_t programScopeVariableBytes(const llvm::Module &module) {
   return bytes;
 }
 
+/// Under -cl-fast-relaxed-math Clang marks `x / y` arcp/afn, which lets the
+/// code generator use a reciprocal estimate plus one Newton step: up to
+/// 3 ulp, while the relaxed bound for divide is 2.5 ulp. A plain division
+/// is correctly rounded and barely slower, so divisions keep their other
+/// fast-math flags but lose those two.
+void keepDivisionsWithinRelaxedBounds(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (instruction.getOpcode() == llvm::Instruction::FDiv) {
+        instruction.setHasAllowReciprocal(false);
+        instruction.setHasApproxFunc(false);
+      }
+}
+
 } // namespace
 
 void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes) {
@@ -170,6 +184,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
 }
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable) {
+  keepDivisionsWithinRelaxedBounds(module);
   module.setDataLayout(machine.createDataLayout());
   module.setTargetTriple(machine.getTargetTriple());
   for (llvm::Function &function : module) {
