@@ -15,8 +15,6 @@ namespace {
 
 constexpr long double kPi = 3.141592653589793238462643383279502884L;
 
-template <class T> const char *fpName() { return std::is_same_v<T, cl_float> ? "float" : "double"; }
-
 template <class T> std::vector<T> specialValues() {
   using L = std::numeric_limits<T>;
   return {0,
@@ -73,7 +71,7 @@ protected:
   template <class T> void checkUnary(std::vector<unsigned> widths) {
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
-    const char *name = fpName<T>();
+    const char *name = clTypeName<T>();
     std::vector<T> x = wideValues<T>(sizeof(T));
     std::vector<Output> outputs = {output<T>("degrees(a0)", name), output<T>("radians(a0)", name),
                                    output<T>("sign(a0)", name)};
@@ -100,7 +98,7 @@ protected:
   template <class T> void checkStepMix(std::vector<unsigned> widths) {
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
-    const char *name = fpName<T>();
+    const char *name = clTypeName<T>();
     // step: non-NaN edges and values, including +-0 and infinities.
     std::vector<T> specials;
     for (T v : specialValues<T>())
@@ -198,7 +196,7 @@ protected:
   template <class T> void checkGeometric(bool fast) {
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
-    const char *name = fpName<T>();
+    const char *name = clTypeName<T>();
     const double lengthUlps = fast ? 8192 : std::is_same_v<T, cl_float> ? 1 : 2;
     const double normalizeUlps = fast ? 8192.5 : std::is_same_v<T, cl_float> ? 1 : 2;
     std::vector<std::array<T, 4>> a = geometricCases<T>(fast), b = geometricCases<T>(fast);
@@ -270,7 +268,7 @@ protected:
   template <class T> void checkCross() {
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
-    const char *name = fpName<T>();
+    const char *name = clTypeName<T>();
     std::vector<std::array<T, 4>> a = geometricCases<T>(false), b = geometricCases<T>(false);
     std::rotate(b.begin(), b.begin() + 3, b.end());
     mpfr_t p, q, r;

@@ -26,8 +26,6 @@ using namespace cltest;
 
 namespace {
 
-template <class T> const char *typeName() { return std::is_same_v<T, double> ? "double" : "float"; }
-
 enum class Arg { None, Real, Int }; // the second argument
 
 struct Function {
@@ -300,7 +298,7 @@ protected:
     } else {
       flush_ = !(deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM);
     }
-    program_ = build(kernelSource(typeName<T>(), vectors), vectors ? "-cl-opt-disable" : "");
+    program_ = build(kernelSource(clTypeName<T>(), vectors), vectors ? "-cl-opt-disable" : "");
     return static_cast<bool>(program_);
   }
 
@@ -355,10 +353,10 @@ void ExpLogBuiltinsTest::checkSpecial(const std::string &name, const Inputs<T> &
     else if (f.second == Arg::Int)
       args += ", " + std::to_string(in.n[i]);
     if (std::isnan(expected[i]))
-      EXPECT_TRUE(std::isnan(got[i])) << typeName<T>() << " " << name << "(" << args << ") = " << show(got[i]);
+      EXPECT_TRUE(std::isnan(got[i])) << clTypeName<T>() << " " << name << "(" << args << ") = " << show(got[i]);
     else
       EXPECT_EQ(std::bit_cast<Bits>(expected[i]), std::bit_cast<Bits>(got[i]))
-          << typeName<T>() << " " << name << "(" << args << ") = " << show(got[i]) << ", expected "
+          << clTypeName<T>() << " " << name << "(" << args << ") = " << show(got[i]) << ", expected "
           << show(expected[i]);
   }
 }
@@ -551,9 +549,9 @@ template <class T> void ExpLogBuiltinsTest::accuracy() {
       at += ", " + show(in.y[worstAt]);
     else if (f.second == Arg::Int)
       at += ", " + std::to_string(in.n[worstAt]);
-    std::printf("  %-6s %-5s worst %.3f ulp (bound %g) at %s(%s) = %s\n", typeName<T>(), f.name, worst, f.ulps, f.name,
-                at.c_str(), show(got[worstAt]).c_str());
-    EXPECT_LE(worst, f.ulps) << typeName<T>() << " " << f.name << "(" << at << ") = " << show(got[worstAt]);
+    std::printf("  %-6s %-5s worst %.3f ulp (bound %g) at %s(%s) = %s\n", clTypeName<T>(), f.name, worst, f.ulps,
+                f.name, at.c_str(), show(got[worstAt]).c_str());
+    EXPECT_LE(worst, f.ulps) << clTypeName<T>() << " " << f.name << "(" << at << ") = " << show(got[worstAt]);
   }
 }
 
@@ -573,7 +571,7 @@ template <class T> void ExpLogBuiltinsTest::vectorWidths() {
       for (size_t i = 0; i < in.size(); ++i)
         if (!(std::isnan(scalar[i]) && std::isnan(vec[i])))
           ASSERT_EQ(show(scalar[i]), show(vec[i]))
-              << typeName<T>() << " " << f.name << " width " << width << " lane " << i << " x " << show(in.x[i]);
+              << clTypeName<T>() << " " << f.name << " width " << width << " lane " << i << " x " << show(in.x[i]);
     }
   }
 }

@@ -12,25 +12,6 @@ namespace {
 
 using i128 = __int128;
 
-template <class T> const char *intName() {
-  if constexpr (std::is_same_v<T, cl_char>)
-    return "char";
-  else if constexpr (std::is_same_v<T, cl_uchar>)
-    return "uchar";
-  else if constexpr (std::is_same_v<T, cl_short>)
-    return "short";
-  else if constexpr (std::is_same_v<T, cl_ushort>)
-    return "ushort";
-  else if constexpr (std::is_same_v<T, cl_int>)
-    return "int";
-  else if constexpr (std::is_same_v<T, cl_uint>)
-    return "uint";
-  else if constexpr (std::is_same_v<T, cl_long>)
-    return "long";
-  else
-    return "ulong";
-}
-
 template <class T> std::vector<T> edgeValues() {
   using L = std::numeric_limits<T>;
   std::vector<T> values = {0,
@@ -79,8 +60,8 @@ class BuiltinsIntegerTest : public ElementwiseTest {
 protected:
   template <class T> void checkArithmetic(unsigned middleWidth) {
     using U = std::make_unsigned_t<T>;
-    const char *name = intName<T>();
-    const char *uname = intName<U>();
+    const char *name = clTypeName<T>();
+    const char *uname = clTypeName<U>();
     std::vector<std::vector<T>> args = operands<T>(sizeof(T) * 131 + std::is_signed_v<T>);
     const size_t lanes = args[0].size();
     std::vector<Output> outputs = {output<U>("abs_diff(a0, a1)", uname),  output<T>("add_sat(a0, a1)", name),
@@ -135,7 +116,7 @@ protected:
 
   /// mul24/mad24 on operands in the 24-bit range (the spec leaves others undefined).
   template <class T> void check24(unsigned middleWidth) {
-    const char *name = intName<T>();
+    const char *name = clTypeName<T>();
     const i128 lo = std::is_signed_v<T> ? -(1 << 23) : 0, hi = std::is_signed_v<T> ? (1 << 23) - 1 : (1 << 24) - 1;
     std::vector<T> edges = {
         0, 1, 2, static_cast<T>(hi), static_cast<T>(hi - 1), static_cast<T>(lo), static_cast<T>(lo + 1), 0x1234};
@@ -181,10 +162,10 @@ protected:
     std::vector<L> low(lanes);
     for (size_t k = 0; k < lanes; ++k)
       low[k] = static_cast<L>(args[1][k]);
-    std::vector<Output> outputs = {output<R>("upsample(a0, a1)", intName<R>())};
+    std::vector<Output> outputs = {output<R>("upsample(a0, a1)", clTypeName<R>())};
     for (unsigned width : {1u, vectorWidth}) {
-      SCOPED_TRACE(vectorType(intName<H>(), width));
-      auto results = evaluate(width, lanes, {input(intName<H>(), args[0]), input(intName<L>(), low)}, outputs);
+      SCOPED_TRACE(vectorType(clTypeName<H>(), width));
+      auto results = evaluate(width, lanes, {input(clTypeName<H>(), args[0]), input(clTypeName<L>(), low)}, outputs);
       ASSERT_EQ(outputs.size(), results.size());
       std::vector<R> actual = valuesOf<R>(results[0]);
       for (size_t k = 0; k < lanes; ++k) {

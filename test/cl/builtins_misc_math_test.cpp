@@ -73,8 +73,6 @@ const Function kFunctions[] = {
     {"lgamma_r", Kind::PtrInt, 64, 64},
 };
 
-template <class T> const char *typeName() { return std::is_same_v<T, double> ? "double" : "float"; }
-
 // Every kernel: (x, y, n, r, o): r = F(...), o = the pointer or int output.
 std::string callExpr(const Function &f, const std::string &x, const std::string &y, const std::string &n,
                      const std::string &p) {
@@ -307,13 +305,13 @@ protected:
     const bool dbl = std::is_same_v<T, double>;
     const cm::Format fmt = dbl ? cm::Format::F64 : cm::Format::F32;
     const std::string options = std::string("-cl-std=") + std;
-    Program scalar = build(scalarSource(typeName<T>()), options.c_str());
+    Program scalar = build(scalarSource(clTypeName<T>()), options.c_str());
     ASSERT_TRUE(scalar);
     std::vector<Program> vectors;
     const unsigned widths[] = {2, 3, 4, 8, 16};
     if (std::string(std) == "CL3.0")
       for (unsigned w : widths) {
-        vectors.push_back(build(vectorSource(typeName<T>(), w), options.c_str()));
+        vectors.push_back(build(vectorSource(clTypeName<T>(), w), options.c_str()));
         ASSERT_TRUE(vectors.back());
       }
     std::mt19937_64 rng(dbl ? 1234 : 4321);
@@ -336,7 +334,7 @@ protected:
         cm::Reference ref = cm::evaluate(f.name, fmt, a, b, 0, argN);
         auto where = [&] {
           char buf[160];
-          std::snprintf(buf, sizeof buf, "%s(%a, %a, n=%lld) [%s %s]", f.name, a, b, argN, typeName<T>(), std);
+          std::snprintf(buf, sizeof buf, "%s(%a, %a, n=%lld) [%s %s]", f.name, a, b, argN, clTypeName<T>(), std);
           return std::string(buf);
         };
         if (f.kind == Kind::IntOut) {
@@ -399,7 +397,7 @@ protected:
           }
         }
       }
-      std::printf("  %-10s %-6s %s: worst %.3g ulp (at %a), %zu inputs\n", f.name, typeName<T>(), std, worst, worstAt,
+      std::printf("  %-10s %-6s %s: worst %.3g ulp (at %a), %zu inputs\n", f.name, clTypeName<T>(), std, worst, worstAt,
                   n);
       // Every vector width gives the scalar results bit for bit.
       for (size_t v = 0; v < vectors.size(); ++v) {
@@ -424,7 +422,7 @@ protected:
             ok = sameBits(rv[i], ref.value.cr);
           }
           if (!ok) {
-            ADD_FAILURE() << f.name << " " << typeName<T>() << widths[v] << " lane " << i
+            ADD_FAILURE() << f.name << " " << clTypeName<T>() << widths[v] << " lane " << i
                           << " differs from scalar: " << rv[i] << " vs " << r[i];
             break;
           }

@@ -12,29 +12,6 @@ using namespace cltest::builtins;
 
 namespace {
 
-template <class T> const char *typeNameOf() {
-  if constexpr (std::is_same_v<T, cl_char>)
-    return "char";
-  else if constexpr (std::is_same_v<T, cl_uchar>)
-    return "uchar";
-  else if constexpr (std::is_same_v<T, cl_short>)
-    return "short";
-  else if constexpr (std::is_same_v<T, cl_ushort>)
-    return "ushort";
-  else if constexpr (std::is_same_v<T, cl_int>)
-    return "int";
-  else if constexpr (std::is_same_v<T, cl_uint>)
-    return "uint";
-  else if constexpr (std::is_same_v<T, cl_long>)
-    return "long";
-  else if constexpr (std::is_same_v<T, cl_ulong>)
-    return "ulong";
-  else if constexpr (std::is_same_v<T, cl_float>)
-    return "float";
-  else
-    return "double";
-}
-
 /// The integer type of T's size, signed or not.
 template <size_t Size, bool Signed> struct IntOfSize;
 template <> struct IntOfSize<1, true> { using type = cl_char; };
@@ -71,7 +48,7 @@ protected:
       GTEST_SKIP() << "no fp64";
     using R = SignedOf<T>; // vector result lanes
     using L = std::numeric_limits<T>;
-    const char *name = typeNameOf<T>();
+    const char *name = clTypeName<T>();
     const std::vector<T> specials = {0,
                                      -0.0,
                                      1,
@@ -119,7 +96,7 @@ protected:
     for (unsigned width : widths) {
       SCOPED_TRACE(vectorType(name, width));
       // Scalars return int 0/1; vectors -1/0 in the signed type of T's size.
-      const char *resultName = width == 1 ? "int" : typeNameOf<R>();
+      const char *resultName = width == 1 ? "int" : clTypeName<R>();
       const size_t resultSize = width == 1 ? sizeof(cl_int) : sizeof(R);
       std::vector<Output> outputs;
       for (const Check &check : checks)
@@ -145,7 +122,7 @@ protected:
   }
 
   template <class T> void checkAnyAll() {
-    const char *name = typeNameOf<T>();
+    const char *name = clTypeName<T>();
     for (unsigned width : allWidths()) {
       SCOPED_TRACE(vectorType(name, width));
       // Each work-item's lanes: a bit pattern of sign bits (every pattern for
@@ -182,7 +159,7 @@ protected:
       GTEST_SKIP() << "no fp64";
     using S = SignedOf<T>;
     using U = UnsignedOf<T>;
-    const char *name = typeNameOf<T>();
+    const char *name = clTypeName<T>();
     const size_t lanes = laneCount(400);
     std::vector<T> a = randomBits<T>(lanes, 1), b = randomBits<T>(lanes, 2), c = randomBits<T>(lanes, 3);
     std::vector<S> signedSelector = randomBits<S>(lanes, 4);
@@ -196,8 +173,8 @@ protected:
     for (unsigned width : widths) {
       SCOPED_TRACE(vectorType(name, width));
       auto results = evaluate(width, lanes,
-                              {input(name, a), input(name, b), input(name, c), input(typeNameOf<S>(), signedSelector),
-                               input(typeNameOf<U>(), unsignedSelector)},
+                              {input(name, a), input(name, b), input(name, c), input(clTypeName<S>(), signedSelector),
+                               input(clTypeName<U>(), unsignedSelector)},
                               {output<T>("bitselect(a0, a1, a2)", name), output<T>("select(a0, a1, a3)", name),
                                output<T>("select(a0, a1, a4)", name)});
       ASSERT_EQ(3u, results.size());
@@ -208,10 +185,10 @@ protected:
         ASSERT_EQ(expectedBits, bitsOf(bitselect[k])) << "bitselect lane " << k;
         const bool pickS = width == 1 ? signedSelector[k] != 0 : signedSelector[k] < 0;
         ASSERT_EQ(bitsOf(pickS ? b[k] : a[k]), bitsOf(selectS[k]))
-            << "select with " << typeNameOf<S>() << " " << +signedSelector[k];
+            << "select with " << clTypeName<S>() << " " << +signedSelector[k];
         const bool pickU = width == 1 ? unsignedSelector[k] != 0 : static_cast<S>(unsignedSelector[k]) < 0;
         ASSERT_EQ(bitsOf(pickU ? b[k] : a[k]), bitsOf(selectU[k]))
-            << "select with " << typeNameOf<U>() << " " << +unsignedSelector[k];
+            << "select with " << clTypeName<U>() << " " << +unsignedSelector[k];
       }
     }
   }
@@ -221,8 +198,8 @@ protected:
     if (std::is_same_v<T, cl_double> && !hasDouble())
       GTEST_SKIP() << "no fp64";
     using U = UnsignedOf<T>;
-    const char *name = typeNameOf<T>();
-    const std::string uname = typeNameOf<U>();
+    const char *name = clTypeName<T>();
+    const std::string uname = clTypeName<U>();
     const unsigned widths[] = {2, 4, 8, 16};
     std::string source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                          "kernel void run(global const " +

@@ -323,10 +323,9 @@ protected:
       return true;
     return false;
   }
-  template <typename T> static const char *typeName() { return std::is_same_v<T, float> ? "float" : "double"; }
 
   template <typename T> Program buildFor(bool vectors = false) {
-    std::string src = kernelSource(typeName<T>(), vectors);
+    std::string src = kernelSource(clTypeName<T>(), vectors);
     if (std::is_same_v<T, double>)
       src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + src;
     return build(src, "-cl-std=CL3.0");
@@ -375,7 +374,7 @@ protected:
     unsigned seed = 1;
     for (const Function &f : kFunctions) {
       Inputs<T> in = inputsFor<T>(f.domain, seed++);
-      std::string name = std::string(f.name) + "_" + typeName<T>();
+      std::string name = std::string(f.name) + "_" + clTypeName<T>();
       std::vector<T> got = run<T>(program, name, in.a, f.binary ? &in.b : nullptr, 1);
       ASSERT_EQ(got.size(), in.a.size()) << name;
       double worst = 0;
@@ -397,12 +396,12 @@ protected:
                                   << (f.binary ? ", " + std::to_string(in.b[i]) : std::string()) << ") = " << got[i]
                                   << ", exact " << mpfr_get_d(exact, MPFR_RNDN) << std::defaultfloat;
       }
-      std::printf("  %-8s %-6s worst %.3f ulp (bound %g) at %a over %zu inputs\n", f.name, typeName<T>(), worst,
+      std::printf("  %-8s %-6s worst %.3f ulp (bound %g) at %a over %zu inputs\n", f.name, clTypeName<T>(), worst,
                   f.maxUlps, (double)in.a[worstAt], in.a.size());
     }
     // sincos: both results against sin and cos.
     Inputs<T> in = inputsFor<T>(Domain::Trig, 99);
-    std::vector<T> got = run<T>(program, std::string("sincos_") + typeName<T>(), in.a, nullptr, 2);
+    std::vector<T> got = run<T>(program, std::string("sincos_") + clTypeName<T>(), in.a, nullptr, 2);
     ASSERT_EQ(got.size(), 2 * in.a.size());
     double worst = 0;
     for (size_t i = 0; i < in.a.size(); ++i) {
@@ -415,7 +414,7 @@ protected:
       EXPECT_LE(es, 4.0) << "sincos sin(" << std::hexfloat << (double)in.a[i] << ")";
       EXPECT_LE(ec, 4.0) << "sincos cos(" << std::hexfloat << (double)in.a[i] << ")";
     }
-    std::printf("  %-8s %-6s worst %.3f ulp (bound 4)\n", "sincos", typeName<T>(), worst);
+    std::printf("  %-8s %-6s worst %.3f ulp (bound 4)\n", "sincos", clTypeName<T>(), worst);
   }
 
   // Vector overloads lane by lane against the scalar function, bit for bit:
@@ -434,7 +433,7 @@ protected:
       if (f.binary)
         in.b.resize(480);
       const std::vector<T> *b = f.binary ? &in.b : nullptr;
-      std::string suffix = std::string(f.name) + "_" + typeName<T>();
+      std::string suffix = std::string(f.name) + "_" + clTypeName<T>();
       std::vector<T> scalar = run<T>(program, suffix, in.a, b, 1);
       std::vector<T> vec = run<T>(program, "vec_" + suffix, in.a, b, 1, 5);
       ASSERT_EQ(vec.size(), 5 * in.a.size()) << suffix;
@@ -442,12 +441,12 @@ protected:
       for (size_t w = 0; w < (full ? 5u : 2u); ++w)
         for (size_t i = 0; i < in.a.size(); ++i)
           ASSERT_TRUE(same(scalar[i], vec[w * in.a.size() + i]))
-              << f.name << " " << typeName<T>() << widths[w] << " lane " << i << ": " << vec[w * in.a.size() + i]
+              << f.name << " " << clTypeName<T>() << widths[w] << " lane " << i << ": " << vec[w * in.a.size() + i]
               << " != " << scalar[i];
     }
     Inputs<T> in = inputsFor<T>(Domain::Trig, 8);
     in.a.resize(480);
-    std::string suffix = std::string("sincos_") + typeName<T>();
+    std::string suffix = std::string("sincos_") + clTypeName<T>();
     std::vector<T> scalar = run<T>(program, suffix, in.a, nullptr, 2);
     std::vector<T> vec = run<T>(program, "vec_" + suffix, in.a, nullptr, 2, 5);
     ASSERT_EQ(vec.size(), 10 * in.a.size());
@@ -455,7 +454,7 @@ protected:
       for (size_t w = 0; w < 5; ++w)
         for (size_t i = 0; i < in.a.size(); ++i)
           ASSERT_TRUE(same(scalar[out * in.a.size() + i], vec[(out * 5 + w) * in.a.size() + i]))
-              << "sincos " << typeName<T>() << widths[w] << (out ? " cos" : " sin") << " lane " << i;
+              << "sincos " << clTypeName<T>() << widths[w] << (out ? " cos" : " sin") << " lane " << i;
   }
 
   // sincos with __private, __global and __local pointers (OpenCL C 1.2
@@ -463,7 +462,7 @@ protected:
   template <typename T> void checkAddressSpaces() {
     if (skipUnsupported<T>())
       GTEST_SKIP() << "no fp64";
-    std::string src = addressSpaceSource(typeName<T>());
+    std::string src = addressSpaceSource(clTypeName<T>());
     if (std::is_same_v<T, double>)
       src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + src;
     Program old = build(src, "-cl-std=CL1.2");
@@ -473,12 +472,12 @@ protected:
     const size_t n = 256, local = 16;
     Inputs<T> in = inputsFor<T>(Domain::Trig, 11);
     in.a.resize(n);
-    std::vector<T> expected = run<T>(program, std::string("sincos_") + typeName<T>(), in.a, nullptr, 2);
+    std::vector<T> expected = run<T>(program, std::string("sincos_") + clTypeName<T>(), in.a, nullptr, 2);
     ASSERT_EQ(expected.size(), 2 * n);
     Mem ma = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(T), in.a.data());
     Mem ms = buffer(CL_MEM_WRITE_ONLY, 6 * n * sizeof(T));
     Mem mc = buffer(CL_MEM_WRITE_ONLY, 6 * n * sizeof(T));
-    Kernel k = kernel(old, (std::string("spaces_") + typeName<T>()).c_str());
+    Kernel k = kernel(old, (std::string("spaces_") + clTypeName<T>()).c_str());
     ASSERT_TRUE(k);
     setArgs(k, ma.get(), ms.get(), mc.get());
     ASSERT_CL(clSetKernelArg(k, 3, local * sizeof(T), nullptr));
@@ -674,7 +673,7 @@ protected:
           xs.push_back((T)s.x);
           want.push_back(s.expected);
         }
-      std::vector<T> got = run<T>(program, std::string(fn) + "_" + typeName<T>(), xs, nullptr, 1);
+      std::vector<T> got = run<T>(program, std::string(fn) + "_" + clTypeName<T>(), xs, nullptr, 1);
       ASSERT_EQ(got.size(), xs.size());
       for (size_t i = 0; i < xs.size(); ++i) {
         T w = (T)want[i];
@@ -694,7 +693,7 @@ protected:
           xs.push_back((T)s.y);
           want.push_back(s.expected);
         }
-      std::vector<T> got = run<T>(program, std::string(fn) + "_" + typeName<T>(), ys, &xs, 1);
+      std::vector<T> got = run<T>(program, std::string(fn) + "_" + clTypeName<T>(), ys, &xs, 1);
       ASSERT_EQ(got.size(), xs.size());
       for (size_t i = 0; i < xs.size(); ++i) {
         T w = (T)want[i];

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -124,6 +125,33 @@ std::string programBuildLog(cl_program program, cl_device_id device);
 // Splits on any of `separators`, dropping empty pieces.
 std::vector<std::string> split(std::string_view text, std::string_view separators);
 bool deviceHasExtension(cl_device_id device, std::string_view name);
+
+/// The OpenCL C name of a host scalar type (cl_char ... cl_double), for
+/// kernel sources generated per type.
+template <class T> constexpr const char *clTypeName() {
+  if constexpr (std::is_same_v<T, cl_char>)
+    return "char";
+  else if constexpr (std::is_same_v<T, cl_uchar>)
+    return "uchar";
+  else if constexpr (std::is_same_v<T, cl_short>)
+    return "short";
+  else if constexpr (std::is_same_v<T, cl_ushort>)
+    return "ushort";
+  else if constexpr (std::is_same_v<T, cl_int>)
+    return "int";
+  else if constexpr (std::is_same_v<T, cl_uint>)
+    return "uint";
+  else if constexpr (std::is_same_v<T, cl_long>)
+    return "long";
+  else if constexpr (std::is_same_v<T, cl_ulong>)
+    return "ulong";
+  else if constexpr (std::is_same_v<T, cl_float>)
+    return "float";
+  else {
+    static_assert(std::is_same_v<T, cl_double>, "not an OpenCL C scalar type");
+    return "double";
+  }
+}
 bool deviceSupportsOpenCLC(cl_device_id device, unsigned major, unsigned minor);
 
 // Polls `done` until it is true or `timeout` passes; for callbacks the

@@ -97,21 +97,6 @@ inline Partition workGroups(const Range &range) {
   return partition;
 }
 
-template <class T> const char *typeName() {
-  if constexpr (std::is_same_v<T, cl_int>)
-    return "int";
-  else if constexpr (std::is_same_v<T, cl_uint>)
-    return "uint";
-  else if constexpr (std::is_same_v<T, cl_long>)
-    return "long";
-  else if constexpr (std::is_same_v<T, cl_ulong>)
-    return "ulong";
-  else if constexpr (std::is_same_v<T, cl_float>)
-    return "float";
-  else
-    return "double";
-}
-
 /// Inputs: integers over their whole range (sums wrap); floating-point
 /// values are small integers, so every summation order gives the same
 /// exact result (the spec leaves the order undefined).

@@ -105,7 +105,7 @@ protected:
   template <class T> void checkCollectives() {
     if (std::is_same_v<T, cl_double> && !deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG))
       GTEST_SKIP() << "no fp64";
-    Program program = buildFor(typeName<T>());
+    Program program = buildFor(clTypeName<T>());
     ASSERT_TRUE(program);
     Kernel k = kernel(program, "collectives");
     for (const Range &range : rangesFor(k)) {
@@ -124,7 +124,7 @@ protected:
       for (size_t group = 0; group < partition.size(); ++group)
         sources[group] = (all[partition[group].front()].groupId[0] * 7 + 3) % partition[group].size();
       std::vector<T> expected = expectedCollectives(partition, in, sources);
-      expectSameCollectives(expected, actual, n, std::string(typeName<T>()) + " " + range.describe());
+      expectSameCollectives(expected, actual, n, std::string(clTypeName<T>()) + " " + range.describe());
       if (HasFatalFailure())
         return;
     }

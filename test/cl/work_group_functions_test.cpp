@@ -24,7 +24,7 @@ protected:
   template <class T> void checkCollectives() {
     if (std::is_same_v<T, cl_double> && !deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG))
       GTEST_SKIP() << "no fp64";
-    Program program = buildFor(typeName<T>());
+    Program program = buildFor(clTypeName<T>());
     ASSERT_TRUE(program);
     Kernel k = kernel(program, "collectives");
     for (const Range &range : rangesFor(k)) {
@@ -52,7 +52,7 @@ protected:
         sources[group] = (source[2] * size[1] + source[1]) * size[0] + source[0];
       }
       std::vector<T> expected = expectedCollectives(partition, in, sources);
-      expectSameCollectives(expected, actual, n, std::string(typeName<T>()) + " " + range.describe());
+      expectSameCollectives(expected, actual, n, std::string(clTypeName<T>()) + " " + range.describe());
       if (HasFatalFailure())
         return;
     }
@@ -61,7 +61,7 @@ protected:
   template <class T> void checkRepeated() {
     if (std::is_same_v<T, cl_double> && !deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG))
       GTEST_SKIP() << "no fp64";
-    Program program = buildFor(typeName<T>());
+    Program program = buildFor(clTypeName<T>());
     ASSERT_TRUE(program);
     Kernel k = kernel(program, "repeated");
     for (const Range &range : rangesFor(k)) {
@@ -75,7 +75,7 @@ protected:
       Partition partition = workGroups(range);
       std::vector<T> expected = expectedRepeated(partition, partition, in);
       for (size_t g = 0; g < n; ++g)
-        ASSERT_EQ(expected[g], actual[g]) << typeName<T>() << " " << range.describe() << " at " << g;
+        ASSERT_EQ(expected[g], actual[g]) << clTypeName<T>() << " " << range.describe() << " at " << g;
     }
   }
 };
