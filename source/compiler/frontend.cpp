@@ -35,7 +35,10 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
       "-resource-dir", clangResourceDir(), "-internal-isystem", clangResourceDir() + "/include",
       "-cl-ext=" + clExtOption(config.extensions),
       // Work-item loops run many work-items per call: no stack protector.
-      "-stack-protector", "0", "-mrelocation-model", "pic", "-pic-level", "2", "-ffp-contract=on", "-x", "cl"};
+      "-stack-protector", "0", "-mrelocation-model", "pic", "-pic-level", "2", "-ffp-contract=on",
+      // Vectors are passed as the baseline CPU passes them on purpose (see
+      // FrontendConfig::triple); that is not the program's concern.
+      "-Wno-psabi", "-x", "cl"};
   if (hasHeaders) {
     args.push_back("-I");
     args.push_back(kHeaderDir);

@@ -75,6 +75,17 @@ __kernel void k(__global float16 *p) { prefetch(p, 1); })");
       EXPECT_EQ(call->getFunctionType(), prefetch->getFunctionType());
 }
 
+TEST(BuiltinLibrary, WideVectorCallsBuildCleanlyUnderWerror) {
+  // The baseline-CPU vector convention must not show up as -Wpsabi
+  // warnings in the program's log (fatal under -Werror).
+  auto compiler = hostCompiler();
+  std::string log;
+  auto module =
+      compiler->build("__kernel void k(__global float16 *o) { o[0] = sin(o[1]) + exp(o[2]); }", "-Werror", log);
+  EXPECT_TRUE(static_cast<bool>(module)) << (module ? "" : errorText(module.takeError())) << log;
+  EXPECT_EQ(log.find("warning"), std::string::npos) << log;
+}
+
 TEST(BuiltinLibrary, EmptyLibraryLinksNothingAndCorruptOneFails) {
   llvm::LLVMContext context;
   auto module = compileForHost(context, "__kernel void k(__global int *p) { prefetch(p, 1); }");
