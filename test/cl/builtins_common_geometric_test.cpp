@@ -15,31 +15,6 @@ namespace {
 
 constexpr long double kPi = 3.141592653589793238462643383279502884L;
 
-template <class T> std::vector<T> specialValues() {
-  using L = std::numeric_limits<T>;
-  return {0,
-          -0.0,
-          1,
-          -1,
-          L::denorm_min(),
-          -L::denorm_min(),
-          L::min(),
-          -L::min(),
-          L::max(),
-          -L::max(),
-          L::infinity(),
-          -L::infinity(),
-          L::quiet_NaN(),
-          T(3.14159265),
-          T(-2.5e-30),
-          T(1.25e30),
-          T(0.5),
-          T(-1e-40),
-          T(7e-310),
-          T(180),
-          T(-360)};
-}
-
 /// Special values first, then random values of every magnitude.
 template <class T> std::vector<T> wideValues(uint64_t seed) {
   std::vector<T> values = specialValues<T>();

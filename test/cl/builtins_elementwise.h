@@ -162,4 +162,31 @@ template <class T> std::string hex(T value) {
   return text;
 }
 
+/// Floating-point edge values (zeros, denormals, extremes, infinities, NaN)
+/// and a few ordinary ones, shared by the floating-point builtin tests.
+template <class T> std::vector<T> specialValues() {
+  using L = std::numeric_limits<T>;
+  return {0,
+          -0.0,
+          1,
+          -1,
+          L::denorm_min(),
+          -L::denorm_min(),
+          L::min(),
+          -L::min(),
+          L::max(),
+          -L::max(),
+          L::infinity(),
+          -L::infinity(),
+          L::quiet_NaN(),
+          T(3.14159265),
+          T(-2.5e-30),
+          T(1.25e30),
+          T(0.5),
+          T(-1e-40),
+          T(7e-310),
+          T(180),
+          T(-360)};
+}
+
 } // namespace cltest::builtins

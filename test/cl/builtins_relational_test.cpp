@@ -49,23 +49,10 @@ protected:
     using R = SignedOf<T>; // vector result lanes
     using L = std::numeric_limits<T>;
     const char *name = clTypeName<T>();
-    const std::vector<T> specials = {0,
-                                     -0.0,
-                                     1,
-                                     -1,
-                                     L::denorm_min(),
-                                     -L::denorm_min(),
-                                     L::min(),
-                                     -L::min(),
-                                     L::max(),
-                                     -L::max(),
-                                     L::infinity(),
-                                     -L::infinity(),
-                                     L::quiet_NaN(),
-                                     -L::quiet_NaN(),
-                                     T(1.5),
-                                     T(-2.75),
-                                     T(L::min() / 2)};
+    // The shared edge values plus -NaN (signbit), a subnormal that is not an
+    // extreme, and two values that compare distinctly.
+    std::vector<T> specials = specialValues<T>();
+    specials.insert(specials.end(), {-L::quiet_NaN(), T(1.5), T(-2.75), T(L::min() / 2)});
     const size_t lanes = laneCount(specials.size() * specials.size());
     std::vector<T> x(lanes), y(lanes);
     for (size_t k = 0; k < lanes; ++k) {
