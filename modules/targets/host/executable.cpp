@@ -50,15 +50,19 @@ llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> createJit() {
       .create();
 }
 
-/// The process-wide JIT, created on first use.
+/// The process-wide JIT, created on first use and never destroyed: a queue's
+/// worker thread may drop the last reference to a program (and unload its
+/// object from this JIT) while exit handlers run, for an application that
+/// exits with work in flight or objects unreleased. A static unique_ptr was
+/// destroyed under it there; the operating system reclaims the JIT instead.
 llvm::Expected<llvm::orc::LLJIT &> sharedJit() {
   static std::once_flag once;
-  static std::unique_ptr<llvm::orc::LLJIT> jit;
+  static llvm::orc::LLJIT *jit = nullptr;
   static std::string failure;
   std::call_once(once, [] {
     auto created = createJit();
     if (created)
-      jit = std::move(*created);
+      jit = created->release();
     else
       failure = llvm::toString(created.takeError());
   });
