@@ -240,7 +240,7 @@ template <class T> Data<T> inputsFor(const Function &f, std::mt19937_64 &rng) {
       int k = i % 3 == 0 ? choices[rng() % std::size(choices)] : static_cast<int>(rng() % 601) - 300;
       d.n.push_back(static_cast<std::make_unsigned_t<int>>(k));
     } else
-      d.n.push_back(static_cast<decltype(d.n)::value_type>(rng()) >> (i % 2 ? 40 : 0));
+      d.n.push_back(static_cast<decltype(d.n)::value_type>(rng() >> (i % 2 ? 40 : 0)));
   };
   if (binary) {
     for (T a : edges)
