@@ -16,7 +16,8 @@
 //   acosh x  = log1p(t + sqrt(t * (t + 2))), t = x - 1 (exact)
 //   atanh|x| = log1p(2|x| / (1 - |x|)) / 2
 // with log(2|x|) for |x| > 2^28 in asinh/acosh (the rest is < 2^-58).
-// float versions evaluate the double ones and round once.
+// float asinh, acosh, atanh evaluate the double ones and round once; float
+// sinh, cosh, tanh are in float_exp_log.cl.
 #include "pmx_exp_log.h"
 
 // -2^-2k / m as a double-double: e^-|x| in units of 2^k when e^|x| = m*2^k.
@@ -133,9 +134,10 @@ PMX_OVERLOAD double atanh(double x) {
   PMX_LANEWISE_1(float, F, float)                                                                                      \
   PMX_LANEWISE_1(double, F, double)
 
-PMX_HYPERBOLIC(sinh)
-PMX_HYPERBOLIC(cosh)
-PMX_HYPERBOLIC(tanh)
+// float sinh, cosh and tanh are in float_exp_log.cl.
+PMX_LANEWISE_1(double, sinh, double)
+PMX_LANEWISE_1(double, cosh, double)
+PMX_LANEWISE_1(double, tanh, double)
 PMX_HYPERBOLIC(asinh)
 PMX_HYPERBOLIC(acosh)
 PMX_HYPERBOLIC(atanh)
