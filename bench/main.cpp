@@ -8,10 +8,12 @@
 // Timings never fail the run; the exit status is non-zero only when a
 // workload's result was wrong or an OpenCL call failed.
 #include "bench_cl.h"
+#include "math_workloads.h"
 #include "workloads.h"
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,11 +27,12 @@ struct Column {
   std::string device;
   bool polymux = false;
   bench::Figure latency, write, read, triad;
+  std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
 };
 
 std::string formatFigure(const bench::Figure &figure) {
   if (!figure.value)
-    return figure.wrong ? "WRONG" : "error";
+    return figure.wrong ? "WRONG" : figure.unsupported ? "n/a" : "error";
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", *figure.value);
   return text;
@@ -56,35 +59,52 @@ void printTable(const std::vector<Column> &columns) {
         ratios.push_back({p, o});
 
   struct Row {
-    const char *label;
-    bench::Figure Column::*figure;
+    std::string label;
+    std::function<const bench::Figure &(const Column &)> figure;
   };
-  const Row rows[] = {{"launch latency, empty kernel (us, median; lower is better)", &Column::latency},
-                      {"clEnqueueWriteBuffer bandwidth (GB/s, best)", &Column::write},
-                      {"clEnqueueReadBuffer bandwidth (GB/s, best)", &Column::read},
-                      {"STREAM triad a=b+s*c (GB/s, best)", &Column::triad}};
+  std::vector<Row> rows = {
+      {"launch latency, empty kernel (us, median; lower is better)", [](const Column &c) -> auto &{return c.latency;
+}
+} // namespace
+, {"clEnqueueWriteBuffer bandwidth (GB/s, best)", [](const Column &c) -> auto &{return c.write;
+}
+}
+, {"clEnqueueReadBuffer bandwidth (GB/s, best)", [](const Column &c) -> auto &{return c.read;
+}
+}
+, {
+  "STREAM triad a=b+s*c (GB/s, best)", [](const Column &c) -> auto & { return c.triad; }
+}
+}
+;
+const auto cases = bench::mathCases();
+for (size_t i = 0; i < cases.size(); ++i)
+    rows.push_back({std::string(cases[i].label) + " (Melem/s, best)",
+                    [i](const Column &c) -> auto & { return c.math[i];
+}
+});
 
-  char header[32];
-  std::printf("\n%-60s", "workload");
-  for (size_t i = 0; i < columns.size(); ++i) {
-    std::snprintf(header, sizeof header, "[%zu]", i + 1);
-    std::printf(" %10s", header);
-  }
-  for (auto [p, o] : ratios) {
-    std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
-    std::printf(" %10s", header);
-  }
+char header[32];
+std::printf("\n%-60s", "workload");
+for (size_t i = 0; i < columns.size(); ++i) {
+  std::snprintf(header, sizeof header, "[%zu]", i + 1);
+  std::printf(" %10s", header);
+}
+for (auto [p, o] : ratios) {
+  std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
+  std::printf(" %10s", header);
+}
+std::printf("\n");
+for (const Row &row : rows) {
+  std::printf("%-60s", row.label.c_str());
+  for (const Column &column : columns)
+    std::printf(" %10s", formatFigure(row.figure(column)).c_str());
+  for (auto [p, o] : ratios)
+    std::printf(" %10s", formatRatio(row.figure(columns[p]), row.figure(columns[o])).c_str());
   std::printf("\n");
-  for (const Row &row : rows) {
-    std::printf("%-60s", row.label);
-    for (const Column &column : columns)
-      std::printf(" %10s", formatFigure(column.*row.figure).c_str());
-    for (auto [p, o] : ratios)
-      std::printf(" %10s", formatRatio(columns[p].*row.figure, columns[o].*row.figure).c_str());
-    std::printf("\n");
-  }
-  if (ratios.empty())
-    std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
+}
+if (ratios.empty())
+  std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
 }
 
 } // namespace
@@ -100,6 +120,8 @@ int main(int argc, char **argv) {
       sizes.transferRuns = 3;
       sizes.triadElements = size_t{1} << 22;
       sizes.triadRuns = 3;
+      sizes.mathElements = size_t{1} << 18;
+      sizes.mathRuns = 2;
     } else {
       std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
       return 2;
@@ -114,8 +136,8 @@ int main(int argc, char **argv) {
   std::vector<cl_platform_id> platforms(platformCount);
   bench::check(clGetPlatformIDs(platformCount, platforms.data(), nullptr), "clGetPlatformIDs");
 
-  std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB\n", sizes.latencyRuns,
-              sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20);
+  std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB, math %zu elements\n", sizes.latencyRuns,
+              sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20, sizes.mathElements);
   bool failed = false;
   std::vector<Column> columns;
   for (cl_platform_id platform : platforms) {
@@ -138,11 +160,17 @@ int main(int argc, char **argv) {
         column.write = transfer.write;
         column.read = transfer.read;
         column.triad = bench::triadBandwidth(session, sizes);
+        for (const bench::MathCase &math : bench::mathCases())
+          column.math.push_back(bench::mathThroughput(session, math, sizes.mathElements, sizes.mathRuns));
       } catch (const bench::ClError &error) {
         column.latency.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
       }
-      for (const bench::Figure *figure : {&column.latency, &column.write, &column.read, &column.triad})
-        if (!figure->value) {
+      column.math.resize(bench::mathCases().size()); // a session that failed early ran none
+      std::vector<const bench::Figure *> figures = {&column.latency, &column.write, &column.read, &column.triad};
+      for (const bench::Figure &figure : column.math)
+        figures.push_back(&figure);
+      for (const bench::Figure *figure : figures)
+        if (!figure->value && !figure->unsupported) {
           failed = true;
           std::fprintf(stderr, "  %s: %s\n", figure->wrong ? "WRONG RESULT" : "error",
                        figure->problem.empty() ? "not run" : figure->problem.c_str());

@@ -16,14 +16,19 @@ struct Sizes {
   size_t transferRuns = 5;
   size_t triadElements = size_t{1} << 25; ///< floats per array (3 arrays)
   size_t triadRuns = 10;
+  size_t mathElements = size_t{1} << 22; ///< inputs per math function
+  size_t mathRuns = 3;
 };
 
 /// A figure, or why there is none. `wrong` marks a result that did not
 /// check out (as opposed to an API error); both make the harness fail.
+/// `unsupported` marks a workload the device does not offer (no fp64),
+/// which does not.
 struct Figure {
   std::optional<double> value;
   std::string problem;
   bool wrong = false;
+  bool unsupported = false;
 };
 
 /// Median enqueue -> clFinish time of an empty kernel, in microseconds.
