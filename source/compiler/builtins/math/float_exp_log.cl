@@ -19,32 +19,6 @@
 #include "pmx_builtins.h"
 #include "pmx_exp_log.h"
 
-// 2^k * exp(r) for |r| <= 0.35 and an integer k in [-1000, 1000].
-static inline double __pmx_expf_reduced(double r, double k) {
-  double p = 1.0 / 3628800.0;
-  p = __builtin_fma(p, r, 1.0 / 362880.0);
-  p = __builtin_fma(p, r, 1.0 / 40320.0);
-  p = __builtin_fma(p, r, 1.0 / 5040.0);
-  p = __builtin_fma(p, r, 1.0 / 720.0);
-  p = __builtin_fma(p, r, 1.0 / 120.0);
-  p = __builtin_fma(p, r, 1.0 / 24.0);
-  p = __builtin_fma(p, r, 1.0 / 6.0);
-  p = __builtin_fma(p, r, 0.5);
-  p = __builtin_fma(p, r, 1.0);
-  p = __builtin_fma(p, r, 1.0);
-  return p * as_double((ulong)((long)k + 1023) << 52);
-}
-
-// exp(y) for |y| <= 700; every float caller stays far inside that.
-static inline double __pmx_expf_kernel(double y) {
-  double k = __builtin_rint(y * PMX_INV_LN2_HI);
-  // ln2 in two parts: y - k*ln2_hi is one rounding (fma), k*ln2_lo is
-  // below 2^-46 for |k| <= 1000.
-  double r = __builtin_fma(-k, PMX_LN2_HI, y);
-  r = __builtin_fma(-k, PMX_LN2_LO, r);
-  return __pmx_expf_reduced(r, k);
-}
-
 // log(m) - (m - 1) = 2*atanh(s) - (m - 1) would lose the leading term; the
 // callers want log(m) itself, with m in [sqrt(1/2), sqrt(2)).
 static inline double __pmx_logf_mantissa(double m) {
