@@ -80,4 +80,36 @@ static inline double __pmx_expf_kernel(double y) {
   return __pmx_expf_reduced(r, k);
 }
 
+// Plain-double logarithm for the float functions: log(m) for m in
+// [sqrt(1/2), sqrt(2)) as 2*atanh(s), s = (m-1)/(m+1), |s| < 0.172, the
+// series to s^17 (truncation below 2^-50 relative).
+static inline double __pmx_logf_mantissa(double m) {
+  double s = (m - 1.0) / (m + 1.0);
+  double z = s * s;
+  double p = 1.0 / 17.0;
+  p = __builtin_fma(p, z, 1.0 / 15.0);
+  p = __builtin_fma(p, z, 1.0 / 13.0);
+  p = __builtin_fma(p, z, 1.0 / 11.0);
+  p = __builtin_fma(p, z, 1.0 / 9.0);
+  p = __builtin_fma(p, z, 1.0 / 7.0);
+  p = __builtin_fma(p, z, 1.0 / 5.0);
+  p = __builtin_fma(p, z, 1.0 / 3.0);
+  double twoS = 2.0 * s;
+  return __builtin_fma(twoS * z, p, twoS);
+}
+
+// x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), for a finite x > 0 that came
+// from a float (so a normal double).
+static inline double __pmx_logf_split(double x, __private double *e) {
+  ulong bits = as_ulong(x);
+  int ex = (int)(bits >> 52) - 1023;
+  double m = as_double((bits & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
+  if (m > 0x1.6a09e667f3bcdp+0) {
+    m *= 0.5;
+    ex += 1;
+  }
+  *e = (double)ex;
+  return m;
+}
+
 #endif // POLYMUX_EXP_LOG_H

@@ -14,41 +14,11 @@
 // Taylor series to r^10/10! (truncation below 2^-41.5 relative).
 // log(x) = e*ln2 + 2*atanh(s), x = 2^e * m, m in [sqrt(1/2), sqrt(2)),
 // s = (m-1)/(m+1), |s| < 0.172, the atanh series to s^17 (truncation below
-// 2^-44 relative). The sum is never a cancellation: for e != 0 the series
-// term is below half of |e*ln2|.
+// 2^-50 relative). The sum is never a cancellation: for e != 0 the series
+// term is below half of |e*ln2|. Both kernels are in pmx_exp_log.h, shared
+// with the float pow (pow.cl) and erf (special.cl).
 #include "pmx_builtins.h"
 #include "pmx_exp_log.h"
-
-// log(m) - (m - 1) = 2*atanh(s) - (m - 1) would lose the leading term; the
-// callers want log(m) itself, with m in [sqrt(1/2), sqrt(2)).
-static inline double __pmx_logf_mantissa(double m) {
-  double s = (m - 1.0) / (m + 1.0);
-  double z = s * s;
-  double p = 1.0 / 17.0;
-  p = __builtin_fma(p, z, 1.0 / 15.0);
-  p = __builtin_fma(p, z, 1.0 / 13.0);
-  p = __builtin_fma(p, z, 1.0 / 11.0);
-  p = __builtin_fma(p, z, 1.0 / 9.0);
-  p = __builtin_fma(p, z, 1.0 / 7.0);
-  p = __builtin_fma(p, z, 1.0 / 5.0);
-  p = __builtin_fma(p, z, 1.0 / 3.0);
-  double twoS = 2.0 * s;
-  return __builtin_fma(twoS * z, p, twoS);
-}
-
-// x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), for a finite x > 0 that came
-// from a float (so a normal double).
-static inline double __pmx_logf_split(double x, __private double *e) {
-  ulong bits = as_ulong(x);
-  int ex = (int)(bits >> 52) - 1023;
-  double m = as_double((bits & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
-  if (m > 0x1.6a09e667f3bcdp+0) {
-    m *= 0.5;
-    ex += 1;
-  }
-  *e = (double)ex;
-  return m;
-}
 
 // NaN, zero, negative and +inf arguments of the logarithms; returns true
 // and sets *r when x is one of them.

@@ -7,7 +7,16 @@
 // error stays below 2^-60 and the result is within about 0.52 ulp (the
 // spec allows 16). rootn divides log|x| by n in double-double instead. The
 // special values follow C99 Annex F (pow), and the OpenCL C spec 7.5.1
-// (pown, powr, rootn). float versions evaluate the double ones and round.
+// (pown, powr, rootn).
+//
+// float pow, pown and powr: for a finite non-zero x and a finite non-zero y,
+// |x|^y = 2^(y * log2|x|) in plain double. log2|x| has a relative error
+// below 2^-49 (__pmx_logf_mantissa), and |y * log2|x|| <= 151 for a result
+// in float range, so the exponent is within 2^-40 absolute and the result
+// within 2^-40 relative before its one rounding (spec: 16 ulp). Zeros,
+// infinities and NaNs take the double functions' special-case code; float
+// rootn evaluates the double rootn and rounds.
+#include "pmx_builtins.h"
 #include "pmx_exp_log.h"
 
 static inline bool __pmx_is_int(double y) { return __builtin_rint(y) == y; }
@@ -103,9 +112,38 @@ PMX_OVERLOAD double rootn(double x, int n) {
   return x < 0.0 ? -r : r;
 }
 
-PMX_OVERLOAD float pow(float x, float y) { return (float)pow((double)x, (double)y); }
-PMX_OVERLOAD float pown(float x, int n) { return (float)pow((double)x, (double)n); }
-PMX_OVERLOAD float powr(float x, float y) { return (float)powr((double)x, (double)y); }
+// |x|^y for a float x != 0 (finite) and a finite y.
+static inline double __pmx_powf_abs(double ax, double y) {
+  double e;
+  double m = __pmx_logf_split(ax, &e);
+  double t = y * __builtin_fma(__pmx_logf_mantissa(m), PMX_INV_LN2_HI, e);
+  if (t > 129.0)
+    return __builtin_inf();
+  if (t < -151.0)
+    return 0.0; // below half the smallest float denormal
+  double k = __builtin_rint(t);
+  return __pmx_expf_reduced((t - k) * PMX_LN2_HI, k); // t - k is exact
+}
+
+// pow for a float x and a y that is a float or an int, both held exactly.
+static inline float __pmx_powf(double x, double y) {
+  double ax = __builtin_fabs(x);
+  if (!(ax > 0.0 && ax < __builtin_inf()) || !(__builtin_fabs(y) < __builtin_inf()) || y == 0.0)
+    return (float)pow(x, y);
+  if (x < 0.0 && !__pmx_is_int(y))
+    return __builtin_nanf("");
+  double r = __pmx_powf_abs(ax, y);
+  return (float)((x < 0.0 && __pmx_is_odd(y)) ? -r : r);
+}
+
+PMX_OVERLOAD float pow(float x, float y) { return __pmx_powf((double)x, (double)y); }
+PMX_OVERLOAD float pown(float x, int n) { return __pmx_powf((double)x, (double)n); }
+PMX_OVERLOAD float powr(float x, float y) {
+  double dx = (double)x, dy = (double)y;
+  if (!(dx > 0.0 && dx < __builtin_inf()) || !(__builtin_fabs(dy) < __builtin_inf()) || dy == 0.0)
+    return (float)powr(dx, dy);
+  return (float)__pmx_powf_abs(dx, dy);
+}
 PMX_OVERLOAD float rootn(float x, int n) { return (float)rootn((double)x, n); }
 
 PMX_LANEWISE_2(float, pow, float, float)
