@@ -1,7 +1,8 @@
 // Internal exponential and logarithm kernels shared by the exp/log, pow and
-// hyperbolic builtins (and any other math file that needs them). They are
-// defined once in math/exp_log.cl; this header only declares them and holds
-// small inline helpers and constants.
+// hyperbolic builtins (and any other math file that needs them). The
+// double-double ones are defined once in math/exp_log.cl and declared here;
+// the plain-double kernels of the float functions (__pmx_expf_*,
+// __pmx_logf_*) are small enough to be inline here.
 //
 // Accuracy: __pmx_log_dd and __pmx_log1p_dd return the logarithm as a
 // double-double with a relative error below about 2^-70; __pmx_exp_core
@@ -51,7 +52,7 @@ static inline __pmx_dd __pmx_dd_sqrt(__pmx_dd a) {
 }
 
 // Plain-double exponential for the float functions (float_exp_log.cl,
-// special.cl): relative error below 2^-41, no double-double.
+// pow.cl, special.cl): relative error below 2^-41, no double-double.
 
 // 2^k * exp(r) for |r| <= 0.35 and an integer k in [-1000, 1000]: exp(r)
 // is the Taylor series to r^10/10! (truncation below 2^-41.5 relative).
