@@ -10,7 +10,8 @@
 // and |t| <= 1/4 exact, then pi * t as a double-double feeds the same
 // kernels (spec bounds 4, tanpi 6). Exact cases (sinpi(n) = +-0,
 // cospi(n + 1/2) = +0, tanpi poles and zeros) are returned directly.
-// float: computed in double and rounded once (~0.5 ulp).
+// float: computed in double and rounded once (~0.5 ulp); sin, cos, tan and
+// sincos below 2^20 in plain double (see below).
 #include "pmx_trig.h"
 
 /// sin(q * pi/2 + r).
@@ -150,18 +151,96 @@ PMX_OVERLOAD double tanpi(double x) {
   return __pmx_tan_quadrant(red.r, red.q);
 }
 
-// float: in double, rounded once.
-PMX_OVERLOAD float sin(float x) { return (float)sin((double)x); }
-PMX_OVERLOAD float cos(float x) { return (float)cos((double)x); }
-PMX_OVERLOAD float tan(float x) { return (float)tan((double)x); }
+// float sin, cos, tan, sincos: below 2^20 in plain double, no double-double.
+// x = q * pi/2 + r by the same exact Cody-Waite steps as the double path,
+// with r rounded to double (relative error 2^-53 as long as no float below
+// 2^20 lies within about 2^-40 of a multiple of pi/2; the CTS full-mode run
+// over every float input confirms 0.50 ulp), then the Taylor series to
+// r^13/13! and r^14/14! (truncation below 2^-45 relative for |r| <= pi/4).
+// From 2^20 on, and for infinities and NaNs, the double functions (exact
+// Payne-Hanek reduction). Either way one rounding to float.
+
+// r with x = q * pi/2 + r, |r| <= pi/4 + 2^-30, for |x| < 2^20.
+static inline double __pmx_trigf_reduce(double x, __private int *q) {
+  double k = __builtin_rint(x * PMX_TWO_OVER_PI);
+  double r1 = __builtin_fma(-k, PMX_PIO2_1, x); // exact
+  __pmx_dd t = __pmx_two_prod(k, PMX_PIO2_2);   // exact
+  __pmx_dd s = __pmx_two_sum(r1, -t.hi);
+  *q = (int)k & 3;
+  return s.hi + ((s.lo - t.lo) - k * PMX_PIO2_3);
+}
+
+static inline double __pmx_sinf_kernel(double r) {
+  double z = r * r;
+  double p = 1.0 / 6227020800.0;
+  p = __builtin_fma(p, -z, 1.0 / 39916800.0);
+  p = __builtin_fma(p, -z, 1.0 / 362880.0);
+  p = __builtin_fma(p, -z, 1.0 / 5040.0);
+  p = __builtin_fma(p, -z, 1.0 / 120.0);
+  p = __builtin_fma(p, -z, 1.0 / 6.0);
+  return __builtin_fma(-(r * z), p, r);
+}
+
+static inline double __pmx_cosf_kernel(double r) {
+  double z = r * r;
+  double p = 1.0 / 87178291200.0;
+  p = __builtin_fma(p, -z, 1.0 / 479001600.0);
+  p = __builtin_fma(p, -z, 1.0 / 3628800.0);
+  p = __builtin_fma(p, -z, 1.0 / 40320.0);
+  p = __builtin_fma(p, -z, 1.0 / 720.0);
+  p = __builtin_fma(p, -z, 1.0 / 24.0);
+  return __builtin_fma(z * z, p, 1.0 - 0.5 * z);
+}
+
+// sin(q * pi/2 + r).
+static inline double __pmx_sinf_quadrant(double r, int q) {
+  double v = (q & 1) ? __pmx_cosf_kernel(r) : __pmx_sinf_kernel(r);
+  return (q & 2) ? -v : v;
+}
+
+PMX_OVERLOAD float sin(float x) {
+  if (!(__builtin_fabs(x) < 0x1p20f))
+    return (float)sin((double)x);
+  if (x == 0.0f)
+    return x; // keeps the sign of zero
+  int q;
+  double r = __pmx_trigf_reduce((double)x, &q);
+  return (float)__pmx_sinf_quadrant(r, q);
+}
+
+PMX_OVERLOAD float cos(float x) {
+  if (!(__builtin_fabs(x) < 0x1p20f))
+    return (float)cos((double)x);
+  int q;
+  double r = __pmx_trigf_reduce((double)x, &q);
+  return (float)__pmx_sinf_quadrant(r, q + 1);
+}
+
+PMX_OVERLOAD float tan(float x) {
+  if (!(__builtin_fabs(x) < 0x1p20f))
+    return (float)tan((double)x);
+  if (x == 0.0f)
+    return x;
+  int q;
+  double r = __pmx_trigf_reduce((double)x, &q);
+  double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
+  return (float)((q & 1) ? -c / s : s / c);
+}
+// float sinpi, cospi, tanpi: in double, rounded once.
 PMX_OVERLOAD float sinpi(float x) { return (float)sinpi((double)x); }
 PMX_OVERLOAD float cospi(float x) { return (float)cospi((double)x); }
 PMX_OVERLOAD float tanpi(float x) { return (float)tanpi((double)x); }
 PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
-  double c;
-  double s = sincos((double)x, &c);
-  *cosval = (float)c;
-  return (float)s;
+  if (!(__builtin_fabs(x) < 0x1p20f) || x == 0.0f) {
+    double c;
+    double s = sincos((double)x, &c);
+    *cosval = (float)c;
+    return (float)s;
+  }
+  int q;
+  double r = __pmx_trigf_reduce((double)x, &q);
+  *cosval = (float)__pmx_sinf_quadrant(r, q + 1);
+  return (float)__pmx_sinf_quadrant(r, q);
 }
 
 PMX_FORWARD_1P(float, sincos, float, float)
