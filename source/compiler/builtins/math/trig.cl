@@ -11,7 +11,7 @@
 // kernels (spec bounds 4, tanpi 6). Exact cases (sinpi(n) = +-0,
 // cospi(n + 1/2) = +0, tanpi poles and zeros) are returned directly.
 // float: computed in double and rounded once (~0.5 ulp); sin, cos, tan and
-// sincos below 2^20 in plain double (see below).
+// sincos below 2^20, and the *pi variants, in plain double (see below).
 #include "pmx_trig.h"
 
 /// sin(q * pi/2 + r).
@@ -226,10 +226,63 @@ PMX_OVERLOAD float tan(float x) {
   double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
   return (float)((q & 1) ? -c / s : s / c);
 }
-// float sinpi, cospi, tanpi: in double, rounded once.
-PMX_OVERLOAD float sinpi(float x) { return (float)sinpi((double)x); }
-PMX_OVERLOAD float cospi(float x) { return (float)cospi((double)x); }
-PMX_OVERLOAD float tanpi(float x) { return (float)tanpi((double)x); }
+// float sinpi, cospi, tanpi in plain double: x = k/2 + t exactly (|t| <=
+// 1/4), pi * t rounded to double (relative error 2^-53), then the kernels
+// above. The exact cases (t == 0) as in the double functions; infinities
+// and NaNs through them.
+PMX_OVERLOAD float sinpi(float x) {
+  double d = (double)x;
+  if (!(__builtin_fabs(d) < __builtin_inf()))
+    return x - x;
+  double k = __builtin_rint(2.0 * d);
+  double t = d - 0.5 * k; // exact
+  int q = (int)((long)k & 3);
+  if (t == 0.0) {
+    if (q & 1)
+      return q == 1 ? 1.0f : -1.0f;
+    return __builtin_copysign(0.0f, x); // sinpi(n) = +-0 with the sign of n
+  }
+  return (float)__pmx_sinf_quadrant(t * PMX_PI_HI, q);
+}
+
+PMX_OVERLOAD float cospi(float x) {
+  double d = (double)x;
+  if (!(__builtin_fabs(d) < __builtin_inf()))
+    return x - x;
+  double k = __builtin_rint(2.0 * d);
+  double t = d - 0.5 * k;
+  int q = (int)((long)k & 3);
+  if (t == 0.0) {
+    if (q & 1)
+      return 0.0f; // cospi(n + 1/2) = +0
+    return q == 0 ? 1.0f : -1.0f;
+  }
+  return (float)__pmx_sinf_quadrant(t * PMX_PI_HI, q + 1);
+}
+
+PMX_OVERLOAD float tanpi(float x) {
+  double d = (double)x;
+  if (!(__builtin_fabs(d) < __builtin_inf()))
+    return x - x;
+  double k = __builtin_rint(2.0 * d);
+  double t = d - 0.5 * k;
+  int q = (int)((long)k & 3);
+  if (t == 0.0) {
+    switch (q) {
+    case 0: // even n: copysign(0, n)
+      return __builtin_copysign(0.0f, x);
+    case 2: // odd n: copysign(0, -n)
+      return __builtin_copysign(0.0f, -x);
+    case 1: // n + 1/2, n even
+      return __builtin_inff();
+    default: // n + 1/2, n odd
+      return -__builtin_inff();
+    }
+  }
+  double r = t * PMX_PI_HI;
+  double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
+  return (float)((q & 1) ? -c / s : s / c);
+}
 PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
   if (!(__builtin_fabs(x) < 0x1p20f) || x == 0.0f) {
     double c;
