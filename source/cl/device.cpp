@@ -5,8 +5,12 @@
 #include "info.h"
 #include "platform.h"
 
+#include "compiler/target.h"
+
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <array>
@@ -167,8 +171,16 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     return string(info.name);
   case CL_DEVICE_VENDOR:
     return string(info.vendor);
-  case CL_DRIVER_VERSION:
-    return string(info.driverVersion.empty() ? std::string(POLYMUX_VERSION) : info.driverVersion);
+  case CL_DRIVER_VERSION: {
+    // A program binary loads only into the compiler identity that produced
+    // it (CL_INVALID_BINARY otherwise), and that identity changes with LLVM,
+    // the builtins library or the CPU. Binary caches keyed on the driver
+    // version, such as pyopencl's, must see it change too, or they offer
+    // stale binaries after an upgrade.
+    std::string version = info.driverVersion.empty() ? std::string(POLYMUX_VERSION) : info.driverVersion;
+    return string(version + " (compiler " + llvm::utohexstr(llvm::xxh3_64bits(device.mux().compiler().identity())) +
+                  ")");
+  }
   case CL_DEVICE_PROFILE:
     return string("FULL_PROFILE");
   case CL_DEVICE_VERSION:
