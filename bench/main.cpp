@@ -13,7 +13,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +45,15 @@ std::string formatRatio(const bench::Figure &ours, const bench::Figure &theirs) 
   return text;
 }
 
+/// Every figure of a column in table order: the fixed workloads, then one
+/// per bench::mathCases() entry.
+std::vector<const bench::Figure *> figures(const Column &column) {
+  std::vector<const bench::Figure *> all = {&column.latency, &column.write, &column.read, &column.triad};
+  for (const bench::Figure &figure : column.math)
+    all.push_back(&figure);
+  return all;
+}
+
 void printTable(const std::vector<Column> &columns) {
   std::printf("\nDevices:\n");
   for (size_t i = 0; i < columns.size(); ++i)
@@ -58,53 +66,34 @@ void printTable(const std::vector<Column> &columns) {
       if (columns[p].polymux && !columns[o].polymux)
         ratios.push_back({p, o});
 
-  struct Row {
-    std::string label;
-    std::function<const bench::Figure &(const Column &)> figure;
-  };
-  std::vector<Row> rows = {
-      {"launch latency, empty kernel (us, median; lower is better)", [](const Column &c) -> auto &{return c.latency;
-}
-} // namespace
-, {"clEnqueueWriteBuffer bandwidth (GB/s, best)", [](const Column &c) -> auto &{return c.write;
-}
-}
-, {"clEnqueueReadBuffer bandwidth (GB/s, best)", [](const Column &c) -> auto &{return c.read;
-}
-}
-, {
-  "STREAM triad a=b+s*c (GB/s, best)", [](const Column &c) -> auto & { return c.triad; }
-}
-}
-;
-const auto cases = bench::mathCases();
-for (size_t i = 0; i < cases.size(); ++i)
-    rows.push_back({std::string(cases[i].label) + " (Melem/s, best)",
-                    [i](const Column &c) -> auto & { return c.math[i];
-}
-});
+  // Row i is the i-th figure of every column (see figures()).
+  std::vector<std::string> labels = {"launch latency, empty kernel (us, median; lower is better)",
+                                     "clEnqueueWriteBuffer bandwidth (GB/s, best)",
+                                     "clEnqueueReadBuffer bandwidth (GB/s, best)", "STREAM triad a=b+s*c (GB/s, best)"};
+  for (const bench::MathCase &math : bench::mathCases())
+    labels.push_back(std::string(math.label) + " (Melem/s, best)");
 
-char header[32];
-std::printf("\n%-60s", "workload");
-for (size_t i = 0; i < columns.size(); ++i) {
-  std::snprintf(header, sizeof header, "[%zu]", i + 1);
-  std::printf(" %10s", header);
-}
-for (auto [p, o] : ratios) {
-  std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
-  std::printf(" %10s", header);
-}
-std::printf("\n");
-for (const Row &row : rows) {
-  std::printf("%-60s", row.label.c_str());
-  for (const Column &column : columns)
-    std::printf(" %10s", formatFigure(row.figure(column)).c_str());
-  for (auto [p, o] : ratios)
-    std::printf(" %10s", formatRatio(row.figure(columns[p]), row.figure(columns[o])).c_str());
+  char header[32];
+  std::printf("\n%-60s", "workload");
+  for (size_t i = 0; i < columns.size(); ++i) {
+    std::snprintf(header, sizeof header, "[%zu]", i + 1);
+    std::printf(" %10s", header);
+  }
+  for (auto [p, o] : ratios) {
+    std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
+    std::printf(" %10s", header);
+  }
   std::printf("\n");
-}
-if (ratios.empty())
-  std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
+  for (size_t row = 0; row < labels.size(); ++row) {
+    std::printf("%-60s", labels[row].c_str());
+    for (const Column &column : columns)
+      std::printf(" %10s", formatFigure(*figures(column)[row]).c_str());
+    for (auto [p, o] : ratios)
+      std::printf(" %10s", formatRatio(*figures(columns[p])[row], *figures(columns[o])[row]).c_str());
+    std::printf("\n");
+  }
+  if (ratios.empty())
+    std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
 }
 
 } // namespace
@@ -166,10 +155,7 @@ int main(int argc, char **argv) {
         column.latency.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
       }
       column.math.resize(bench::mathCases().size()); // a session that failed early ran none
-      std::vector<const bench::Figure *> figures = {&column.latency, &column.write, &column.read, &column.triad};
-      for (const bench::Figure &figure : column.math)
-        figures.push_back(&figure);
-      for (const bench::Figure *figure : figures)
+      for (const bench::Figure *figure : figures(column))
         if (!figure->value && !figure->unsupported) {
           failed = true;
           std::fprintf(stderr, "  %s: %s\n", figure->wrong ? "WRONG RESULT" : "error",
