@@ -16,7 +16,7 @@
 // spec's 4 (asin, acos), 5 (atan, *pi) and 6 (atan2, atan2pi).
 // Special values follow C99 Annex F and OpenCL C 7.5.1 (the atan2 table with
 // signed zeros and infinities is handled before the core).
-// float: computed in double and rounded once.
+// float: plain double of its own, rounded once (below).
 #include "pmx_math.h"
 
 #define PMX_PI_HI 0x1.921fb54442d18p+1
@@ -192,15 +192,103 @@ PMX_OVERLOAD double acospi(double x) { return __pmx_acos(x, true); }
 PMX_OVERLOAD double atanpi(double x) { return __pmx_atan(x, true); }
 PMX_OVERLOAD double atan2pi(double y, double x) { return __pmx_atan2(y, x, true); }
 
-// float: in double, rounded once.
-PMX_OVERLOAD float asin(float x) { return (float)asin((double)x); }
-PMX_OVERLOAD float acos(float x) { return (float)acos((double)x); }
-PMX_OVERLOAD float atan(float x) { return (float)atan((double)x); }
-PMX_OVERLOAD float atan2(float y, float x) { return (float)atan2((double)y, (double)x); }
-PMX_OVERLOAD float asinpi(float x) { return (float)asinpi((double)x); }
-PMX_OVERLOAD float acospi(float x) { return (float)acospi((double)x); }
-PMX_OVERLOAD float atanpi(float x) { return (float)atanpi((double)x); }
-PMX_OVERLOAD float atan2pi(float y, float x) { return (float)atan2pi((double)y, (double)x); }
+// float: plain double, no double-double. The same angle of (x, y), x, y >=
+// 0, from t = min/max in [0, 1]: atan(t) = atan(c) + atan(u), c = k/4
+// nearest t (atan(c) from a table), u = (t - c)/(1 + t c), |u| <= 1/8, and
+// atan(u) = u - u^3/3 + ... + u^17/17 (truncation below 2^-55 relative);
+// t - c is exact and the sum at most halves. asin and acos take sqrt(1 - x^2)
+// with x^2 exact for a float x. Relative error below 2^-48 before the one
+// rounding to float. Zeros, infinities, NaNs and |x| > 1 go through the
+// double functions (their special-value code).
+__constant double __pmx_atanf_table[5] = {0.0, 0x1.f5b75f92c80ddp-3, 0x1.dac670561bb4fp-2, 0x1.4978fa3269ee1p-1,
+                                          0x1.921fb54442d18p-1};
+
+// The angle of the point (x, y), x, y >= 0 and not both 0, in [0, pi/2].
+static inline double __pmx_anglef(double x, double y) {
+  bool steep = y > x;
+  double t = steep ? x / y : y / x;
+  double k = __builtin_rint(4.0 * t);
+  double c = 0.25 * k;
+  double u = (t - c) / __builtin_fma(t, c, 1.0);
+  double z = u * u;
+  double q = 1.0 / 17.0;
+  q = __builtin_fma(q, -z, 1.0 / 15.0);
+  q = __builtin_fma(q, -z, 1.0 / 13.0);
+  q = __builtin_fma(q, -z, 1.0 / 11.0);
+  q = __builtin_fma(q, -z, 1.0 / 9.0);
+  q = __builtin_fma(q, -z, 1.0 / 7.0);
+  q = __builtin_fma(q, -z, 1.0 / 5.0);
+  q = __builtin_fma(q, -z, 1.0 / 3.0);
+  double a = __pmx_atanf_table[(int)k] + __builtin_fma(-(u * z), q, u);
+  return steep ? PMX_PIO2_HI - a : a;
+}
+
+static inline bool __pmx_is_finite_nonzero(float x) { return x != 0.0f && __builtin_fabs(x) < __builtin_inff(); }
+
+// asin for |x| < 1, x != 0 (scaled by 1/pi for asinpi).
+static inline float __pmx_asinf(float x, bool perPi) {
+  double d = (double)x;
+  double a = __pmx_anglef(__builtin_sqrt(__builtin_fma(-d, d, 1.0)), __builtin_fabs(d));
+  return (float)__builtin_copysign(perPi ? a * PMX_INV_PI_HI : a, d);
+}
+
+// acos for |x| < 1 (scaled by 1/pi for acospi).
+static inline float __pmx_acosf(float x, bool perPi) {
+  double d = (double)x;
+  double a = __pmx_anglef(__builtin_fabs(d), __builtin_sqrt(__builtin_fma(-d, d, 1.0)));
+  if (d < 0.0)
+    a = PMX_PI_HI - a;
+  return (float)(perPi ? a * PMX_INV_PI_HI : a);
+}
+
+// atan2 for finite non-zero y and x (scaled by 1/pi for atan2pi).
+static inline float __pmx_atan2f(float y, float x, bool perPi) {
+  double a = __pmx_anglef(__builtin_fabs((double)x), __builtin_fabs((double)y));
+  if (x < 0.0f)
+    a = PMX_PI_HI - a;
+  return (float)__builtin_copysign(perPi ? a * PMX_INV_PI_HI : a, (double)y);
+}
+
+PMX_OVERLOAD float asin(float x) {
+  if (!(__builtin_fabs(x) < 1.0f) || x == 0.0f)
+    return (float)asin((double)x);
+  return __pmx_asinf(x, false);
+}
+PMX_OVERLOAD float asinpi(float x) {
+  if (!(__builtin_fabs(x) < 1.0f) || x == 0.0f)
+    return (float)asinpi((double)x);
+  return __pmx_asinf(x, true);
+}
+PMX_OVERLOAD float acos(float x) {
+  if (!(__builtin_fabs(x) < 1.0f))
+    return (float)acos((double)x);
+  return __pmx_acosf(x, false);
+}
+PMX_OVERLOAD float acospi(float x) {
+  if (!(__builtin_fabs(x) < 1.0f))
+    return (float)acospi((double)x);
+  return __pmx_acosf(x, true);
+}
+PMX_OVERLOAD float atan(float x) {
+  if (!__pmx_is_finite_nonzero(x))
+    return (float)atan((double)x);
+  return __pmx_atan2f(x, 1.0f, false);
+}
+PMX_OVERLOAD float atanpi(float x) {
+  if (!__pmx_is_finite_nonzero(x))
+    return (float)atanpi((double)x);
+  return __pmx_atan2f(x, 1.0f, true);
+}
+PMX_OVERLOAD float atan2(float y, float x) {
+  if (!__pmx_is_finite_nonzero(y) || !__pmx_is_finite_nonzero(x))
+    return (float)atan2((double)y, (double)x);
+  return __pmx_atan2f(y, x, false);
+}
+PMX_OVERLOAD float atan2pi(float y, float x) {
+  if (!__pmx_is_finite_nonzero(y) || !__pmx_is_finite_nonzero(x))
+    return (float)atan2pi((double)y, (double)x);
+  return __pmx_atan2f(y, x, true);
+}
 
 PMX_LANEWISE_1(float, asin, float)
 PMX_LANEWISE_1(double, asin, double)
