@@ -1,4 +1,5 @@
 #include "math_workloads.h"
+#include "workload_support.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,64 +51,34 @@ std::string kernelSource(const MathCase &math) {
 }
 
 template <typename T> Figure run(const DeviceSession &session, const MathCase &math, size_t elements, size_t runs) {
-  const double tolerance = math.tolerance;
   std::vector<T> input(elements), output(elements);
   for (size_t i = 0; i < elements; ++i)
     input[i] = static_cast<T>(math.low + (math.high - math.low) * (static_cast<double>(i) / elements));
   const size_t bytes = elements * sizeof(T);
-
-  cl_int status = CL_SUCCESS;
-  cl_mem in = clCreateBuffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, input.data(), &status);
-  check(status, "clCreateBuffer");
-  cl_mem out = clCreateBuffer(session.context(), CL_MEM_WRITE_ONLY, bytes, nullptr, &status);
-  if (status != CL_SUCCESS) {
-    clReleaseMemObject(in);
-    throw ClError("clCreateBuffer", status);
-  }
-  cl_program program = nullptr;
-  cl_kernel kernel = nullptr;
-  Figure figure;
   try {
+    MemPtr in = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, input.data());
+    MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, bytes);
     std::string source = kernelSource(math);
-    kernel = session.buildKernel(source.c_str(), "math", program);
-    check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &in), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &out), "clSetKernelArg");
-    double best = 1e30;
-    // Run 0 warms up (first touch of `out`, code paging), it is not counted.
-    for (size_t r = 0; r <= runs; ++r) {
-      auto start = Clock::now();
-      check(clEnqueueNDRangeKernel(session.queue(), kernel, 1, nullptr, &elements, nullptr, 0, nullptr, nullptr),
-            "clEnqueueNDRangeKernel");
-      check(clFinish(session.queue()), "clFinish");
-      if (r > 0)
-        best = std::min(best, secondsSince(start));
-    }
-    check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, bytes, output.data(), 0, nullptr, nullptr),
+    BuiltKernel built = build(session, source.c_str(), "math");
+    cl_kernel kernel = built.kernel.get();
+    cl_mem inMem = in.get(), outMem = out.get();
+    check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &inMem), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &outMem), "clSetKernelArg");
+    const double best = bestKernelSeconds(session, kernel, elements, runs);
+    check(clEnqueueReadBuffer(session.queue(), outMem, CL_TRUE, 0, bytes, output.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
-    figure.value = elements / best / 1e6;
     for (size_t i = 0; i < elements; ++i) {
       double expected = math.reference(static_cast<double>(input[i]));
       double error = std::fabs(static_cast<double>(output[i]) - expected);
       // Relative to the result, or to 1 near a zero of the function (sin).
-      if (!(error <= tolerance * std::max(std::fabs(expected), 1.0))) {
-        figure.value.reset();
-        figure.wrong = true;
-        figure.problem = std::string(math.label) + "(" + std::to_string(input[i]) + ") = " + std::to_string(output[i]) +
-                         ", expected " + std::to_string(expected);
-        break;
-      }
+      if (!(error <= math.tolerance * std::max(std::fabs(expected), 1.0)))
+        return wrongResult(std::string(math.label) + "(" + std::to_string(input[i]) +
+                           ") = " + std::to_string(output[i]) + ", expected " + std::to_string(expected));
     }
+    return {elements / best / 1e6, {}, false};
   } catch (const ClError &error) {
-    figure.value.reset();
-    figure.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
+    return fromError(error);
   }
-  if (kernel)
-    clReleaseKernel(kernel);
-  if (program)
-    clReleaseProgram(program);
-  clReleaseMemObject(in);
-  clReleaseMemObject(out);
-  return figure;
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "workloads.h"
+#include "workload_support.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -17,51 +18,6 @@ __kernel void triad(__global float *a, __global const float *b, __global const f
   a[i] = b[i] + s * c[i];
 }
 )CLC";
-
-// Owning wrappers so an exception in the middle of a workload leaks nothing.
-struct ReleaseMem {
-  void operator()(cl_mem m) const { clReleaseMemObject(m); }
-};
-struct ReleaseKernel {
-  void operator()(cl_kernel k) const { clReleaseKernel(k); }
-};
-struct ReleaseProgram {
-  void operator()(cl_program p) const { clReleaseProgram(p); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
-using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, ReleaseKernel>;
-using ProgramPtr = std::unique_ptr<std::remove_pointer_t<cl_program>, ReleaseProgram>;
-
-struct BuiltKernel {
-  ProgramPtr program;
-  KernelPtr kernel;
-};
-
-BuiltKernel build(const DeviceSession &session, const char *source, const char *name) {
-  cl_program program = nullptr;
-  cl_kernel kernel = session.buildKernel(source, name, program);
-  return {ProgramPtr(program), KernelPtr(kernel)};
-}
-
-MemPtr createBuffer(const DeviceSession &session, cl_mem_flags flags, size_t bytes) {
-  cl_int status = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer(session.context(), flags, bytes, nullptr, &status);
-  check(status, "clCreateBuffer");
-  return MemPtr(mem);
-}
-
-Figure fromError(const ClError &error) {
-  Figure figure;
-  figure.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
-  return figure;
-}
-
-Figure wrongResult(std::string what) {
-  Figure figure;
-  figure.problem = std::move(what);
-  figure.wrong = true;
-  return figure;
-}
 
 } // namespace
 
@@ -155,17 +111,8 @@ Figure triadBandwidth(const DeviceSession &session, const Sizes &sizes) {
     check(clSetKernelArg(kernel, 2, sizeof(cl_mem), &cm), "clSetKernelArg");
     check(clSetKernelArg(kernel, 3, sizeof(float), &s), "clSetKernelArg");
 
-    const size_t globalSize = n;
-    double best = 1e30;
-    // Run 0 is a warm-up (first touch of `a`), not counted.
-    for (size_t run = 0; run <= sizes.triadRuns; ++run) {
-      auto start = Clock::now();
-      check(clEnqueueNDRangeKernel(session.queue(), kernel, 1, nullptr, &globalSize, nullptr, 0, nullptr, nullptr),
-            "clEnqueueNDRangeKernel");
-      check(clFinish(session.queue()), "clFinish");
-      if (run > 0)
-        best = std::min(best, secondsSince(start));
-    }
+    // The first launch also touches `a` for the first time: not counted.
+    const double best = bestKernelSeconds(session, kernel, n, sizes.triadRuns);
 
     std::vector<float> result(n);
     check(clEnqueueReadBuffer(session.queue(), a, CL_TRUE, 0, bytes, result.data(), 0, nullptr, nullptr),
