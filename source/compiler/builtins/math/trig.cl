@@ -88,13 +88,47 @@ typedef struct {
   int q; // k mod 4
 } __pmx_pi_reduced;
 
-static inline __pmx_pi_reduced __pmx_pi_reduce(double x) {
+/// x = k/2 + *t exactly (|x| < 2^53, |*t| <= 1/4); returns k mod 4.
+static inline int __pmx_pi_split(double x, __private double *t) {
   double k = __builtin_rint(2.0 * x);
-  double t = x - 0.5 * k; // exact: |t| <= 1/4 and x is near k/2
+  *t = x - 0.5 * k; // exact: x is near k/2
+  return (int)((long)k & 3);
+}
+
+static inline __pmx_pi_reduced __pmx_pi_reduce(double x) {
+  double t;
+  int q = __pmx_pi_split(x, &t);
   __pmx_dd p = __pmx_two_prod(t, PMX_PI_HI);
   p = __pmx_fast_two_sum(p.hi, p.lo + t * PMX_PI_LO);
-  __pmx_pi_reduced out = {p, t, (int)((long)k & 3)};
+  __pmx_pi_reduced out = {p, t, q};
   return out;
+}
+
+// The exact results at x = k/2 (t == 0), q = k mod 4, shared by the float
+// and double *pi functions.
+static inline double __pmx_sinpi_exact(double x, int q) {
+  if (q & 1)
+    return q == 1 ? 1.0 : -1.0;
+  return __builtin_copysign(0.0, x); // sinpi(n) = +-0 with the sign of n
+}
+
+static inline double __pmx_cospi_exact(int q) {
+  if (q & 1)
+    return 0.0; // cospi(n + 1/2) = +0
+  return q == 0 ? 1.0 : -1.0;
+}
+
+static inline double __pmx_tanpi_exact(double x, int q) {
+  switch (q) {
+  case 0: // even n: copysign(0, n)
+    return __builtin_copysign(0.0, x);
+  case 2: // odd n: copysign(0, -n)
+    return __builtin_copysign(0.0, -x);
+  case 1: // n + 1/2, n even
+    return __builtin_inf();
+  default: // n + 1/2, n odd
+    return -__builtin_inf();
+  }
 }
 
 PMX_OVERLOAD double sinpi(double x) {
@@ -104,11 +138,8 @@ PMX_OVERLOAD double sinpi(double x) {
   if (ax >= 0x1p53) // an even integer
     return __builtin_copysign(0.0, x);
   __pmx_pi_reduced red = __pmx_pi_reduce(x);
-  if (red.t == 0.0) {
-    if (red.q & 1)
-      return red.q == 1 ? 1.0 : -1.0;
-    return __builtin_copysign(0.0, x); // sinpi(n) = +-0 with the sign of n
-  }
+  if (red.t == 0.0)
+    return __pmx_sinpi_exact(x, red.q);
   __pmx_dd v = __pmx_sin_quadrant(red.r, red.q);
   return v.hi + v.lo;
 }
@@ -120,11 +151,8 @@ PMX_OVERLOAD double cospi(double x) {
   if (ax >= 0x1p53)
     return 1.0;
   __pmx_pi_reduced red = __pmx_pi_reduce(x);
-  if (red.t == 0.0) {
-    if (red.q & 1)
-      return 0.0; // cospi(n + 1/2) = +0
-    return red.q == 0 ? 1.0 : -1.0;
-  }
+  if (red.t == 0.0)
+    return __pmx_cospi_exact(red.q);
   __pmx_dd v = __pmx_sin_quadrant(red.r, red.q + 1);
   return v.hi + v.lo;
 }
@@ -136,18 +164,8 @@ PMX_OVERLOAD double tanpi(double x) {
   if (ax >= 0x1p53) // an even integer
     return __builtin_copysign(0.0, x);
   __pmx_pi_reduced red = __pmx_pi_reduce(x);
-  if (red.t == 0.0) {
-    switch (red.q) {
-    case 0: // even n: copysign(0, n)
-      return __builtin_copysign(0.0, x);
-    case 2: // odd n: copysign(0, -n)
-      return __builtin_copysign(0.0, -x);
-    case 1: // n + 1/2, n even
-      return __builtin_inf();
-    default: // n + 1/2, n odd
-      return -__builtin_inf();
-    }
-  }
+  if (red.t == 0.0)
+    return __pmx_tanpi_exact(x, red.q);
   return __pmx_tan_quadrant(red.r, red.q);
 }
 
@@ -198,6 +216,12 @@ static inline double __pmx_sinf_quadrant(double r, int q) {
   return (q & 2) ? -v : v;
 }
 
+// tan(q * pi/2 + r).
+static inline double __pmx_tanf_quadrant(double r, int q) {
+  double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
+  return (q & 1) ? -c / s : s / c;
+}
+
 PMX_OVERLOAD float sin(float x) {
   if (!(__builtin_fabs(x) < 0x1p20f))
     return (float)sin((double)x);
@@ -223,66 +247,42 @@ PMX_OVERLOAD float tan(float x) {
     return x;
   int q;
   double r = __pmx_trigf_reduce((double)x, &q);
-  double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
-  return (float)((q & 1) ? -c / s : s / c);
+  return (float)__pmx_tanf_quadrant(r, q);
 }
 // float sinpi, cospi, tanpi in plain double: x = k/2 + t exactly (|t| <=
 // 1/4), pi * t rounded to double (relative error 2^-53), then the kernels
 // above. The exact cases (t == 0) as in the double functions; infinities
 // and NaNs through them.
 PMX_OVERLOAD float sinpi(float x) {
-  double d = (double)x;
+  double d = (double)x, t;
   if (!(__builtin_fabs(d) < __builtin_inf()))
     return x - x;
-  double k = __builtin_rint(2.0 * d);
-  double t = d - 0.5 * k; // exact
-  int q = (int)((long)k & 3);
-  if (t == 0.0) {
-    if (q & 1)
-      return q == 1 ? 1.0f : -1.0f;
-    return __builtin_copysign(0.0f, x); // sinpi(n) = +-0 with the sign of n
-  }
+  int q = __pmx_pi_split(d, &t);
+  if (t == 0.0)
+    return (float)__pmx_sinpi_exact(d, q);
   return (float)__pmx_sinf_quadrant(t * PMX_PI_HI, q);
 }
 
 PMX_OVERLOAD float cospi(float x) {
-  double d = (double)x;
+  double d = (double)x, t;
   if (!(__builtin_fabs(d) < __builtin_inf()))
     return x - x;
-  double k = __builtin_rint(2.0 * d);
-  double t = d - 0.5 * k;
-  int q = (int)((long)k & 3);
-  if (t == 0.0) {
-    if (q & 1)
-      return 0.0f; // cospi(n + 1/2) = +0
-    return q == 0 ? 1.0f : -1.0f;
-  }
+  int q = __pmx_pi_split(d, &t);
+  if (t == 0.0)
+    return (float)__pmx_cospi_exact(q);
   return (float)__pmx_sinf_quadrant(t * PMX_PI_HI, q + 1);
 }
 
 PMX_OVERLOAD float tanpi(float x) {
-  double d = (double)x;
+  double d = (double)x, t;
   if (!(__builtin_fabs(d) < __builtin_inf()))
     return x - x;
-  double k = __builtin_rint(2.0 * d);
-  double t = d - 0.5 * k;
-  int q = (int)((long)k & 3);
-  if (t == 0.0) {
-    switch (q) {
-    case 0: // even n: copysign(0, n)
-      return __builtin_copysign(0.0f, x);
-    case 2: // odd n: copysign(0, -n)
-      return __builtin_copysign(0.0f, -x);
-    case 1: // n + 1/2, n even
-      return __builtin_inff();
-    default: // n + 1/2, n odd
-      return -__builtin_inff();
-    }
-  }
-  double r = t * PMX_PI_HI;
-  double s = __pmx_sinf_kernel(r), c = __pmx_cosf_kernel(r);
-  return (float)((q & 1) ? -c / s : s / c);
+  int q = __pmx_pi_split(d, &t);
+  if (t == 0.0)
+    return (float)__pmx_tanpi_exact(d, q);
+  return (float)__pmx_tanf_quadrant(t * PMX_PI_HI, q);
 }
+
 PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
   if (!(__builtin_fabs(x) < 0x1p20f) || x == 0.0f) {
     double c;
