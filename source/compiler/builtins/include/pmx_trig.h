@@ -120,6 +120,18 @@ static inline __pmx_trig_reduced __pmx_reduce_huge(double x) {
   return out;
 }
 
+/// x = q * pi/2 + r (r a double-double, q = *q mod 4) for |x| < 2^20:
+/// Cody-Waite with pi/2 in three parts, the first two products exact.
+static inline __pmx_dd __pmx_cody_waite(double x, __private int *q) {
+  double k = __builtin_rint(x * PMX_TWO_OVER_PI);
+  double r1 = __builtin_fma(-k, PMX_PIO2_1, x); // exact
+  __pmx_dd t = __pmx_two_prod(k, PMX_PIO2_2);   // exact
+  __pmx_dd s = __pmx_two_sum(r1, -t.hi);
+  double lo = (s.lo - t.lo) - k * PMX_PIO2_3;
+  *q = (int)k & 3;
+  return __pmx_two_sum(s.hi, lo);
+}
+
 /// x = q * pi/2 + r for finite x.
 static inline __pmx_trig_reduced __pmx_trig_reduce(double x) {
   double ax = __builtin_fabs(x);
@@ -128,12 +140,8 @@ static inline __pmx_trig_reduced __pmx_trig_reduce(double x) {
     return out;
   }
   if (ax < 0x1p20) {
-    double k = __builtin_rint(x * PMX_TWO_OVER_PI);
-    double r1 = __builtin_fma(-k, PMX_PIO2_1, x); // exact
-    __pmx_dd t = __pmx_two_prod(k, PMX_PIO2_2);   // exact
-    __pmx_dd s = __pmx_two_sum(r1, -t.hi);
-    double lo = (s.lo - t.lo) - k * PMX_PIO2_3;
-    __pmx_trig_reduced out = {__pmx_two_sum(s.hi, lo), (int)k & 3};
+    __pmx_trig_reduced out;
+    out.r = __pmx_cody_waite(x, &out.q);
     return out;
   }
   return __pmx_reduce_huge(x);

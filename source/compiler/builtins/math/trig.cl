@@ -178,16 +178,6 @@ PMX_OVERLOAD double tanpi(double x) {
 // From 2^20 on, and for infinities and NaNs, the double functions (exact
 // Payne-Hanek reduction). Either way one rounding to float.
 
-// r with x = q * pi/2 + r, |r| <= pi/4 + 2^-30, for |x| < 2^20.
-static inline double __pmx_trigf_reduce(double x, __private int *q) {
-  double k = __builtin_rint(x * PMX_TWO_OVER_PI);
-  double r1 = __builtin_fma(-k, PMX_PIO2_1, x); // exact
-  __pmx_dd t = __pmx_two_prod(k, PMX_PIO2_2);   // exact
-  __pmx_dd s = __pmx_two_sum(r1, -t.hi);
-  *q = (int)k & 3;
-  return s.hi + ((s.lo - t.lo) - k * PMX_PIO2_3);
-}
-
 static inline double __pmx_sinf_kernel(double r) {
   double z = r * r;
   double p = 1.0 / 6227020800.0;
@@ -228,7 +218,7 @@ PMX_OVERLOAD float sin(float x) {
   if (x == 0.0f)
     return x; // keeps the sign of zero
   int q;
-  double r = __pmx_trigf_reduce((double)x, &q);
+  double r = __pmx_cody_waite((double)x, &q).hi;
   return (float)__pmx_sinf_quadrant(r, q);
 }
 
@@ -236,7 +226,7 @@ PMX_OVERLOAD float cos(float x) {
   if (!(__builtin_fabs(x) < 0x1p20f))
     return (float)cos((double)x);
   int q;
-  double r = __pmx_trigf_reduce((double)x, &q);
+  double r = __pmx_cody_waite((double)x, &q).hi;
   return (float)__pmx_sinf_quadrant(r, q + 1);
 }
 
@@ -246,7 +236,7 @@ PMX_OVERLOAD float tan(float x) {
   if (x == 0.0f)
     return x;
   int q;
-  double r = __pmx_trigf_reduce((double)x, &q);
+  double r = __pmx_cody_waite((double)x, &q).hi;
   return (float)__pmx_tanf_quadrant(r, q);
 }
 // float sinpi, cospi, tanpi in plain double: x = k/2 + t exactly (|t| <=
@@ -291,7 +281,7 @@ PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
     return (float)s;
   }
   int q;
-  double r = __pmx_trigf_reduce((double)x, &q);
+  double r = __pmx_cody_waite((double)x, &q).hi;
   *cosval = (float)__pmx_sinf_quadrant(r, q + 1);
   return (float)__pmx_sinf_quadrant(r, q);
 }
