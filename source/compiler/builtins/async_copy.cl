@@ -16,19 +16,9 @@ static inline __attribute__((always_inline)) size_t __pmx_group_size(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
+// The contiguous copies are the strided ones with a stride of 1 (inlined,
+// so the multiplication folds away).
 #define PMX_ASYNC_COPY_(T)                                                                                             \
-  PMX_INLINE event_t async_work_group_copy(__local T *dst, const __global T *src, size_t count, event_t event) {       \
-    size_t step = __pmx_group_size();                                                                                  \
-    for (size_t i = get_local_linear_id(); i < count; i += step)                                                       \
-      dst[i] = src[i];                                                                                                 \
-    return event;                                                                                                      \
-  }                                                                                                                    \
-  PMX_INLINE event_t async_work_group_copy(__global T *dst, const __local T *src, size_t count, event_t event) {       \
-    size_t step = __pmx_group_size();                                                                                  \
-    for (size_t i = get_local_linear_id(); i < count; i += step)                                                       \
-      dst[i] = src[i];                                                                                                 \
-    return event;                                                                                                      \
-  }                                                                                                                    \
   PMX_INLINE event_t async_work_group_strided_copy(__local T *dst, const __global T *src, size_t count,                \
                                                    size_t srcStride, event_t event) {                                  \
     size_t step = __pmx_group_size();                                                                                  \
@@ -42,6 +32,12 @@ static inline __attribute__((always_inline)) size_t __pmx_group_size(void) {
     for (size_t i = get_local_linear_id(); i < count; i += step)                                                       \
       dst[i * dstStride] = src[i];                                                                                     \
     return event;                                                                                                      \
+  }                                                                                                                    \
+  PMX_INLINE event_t async_work_group_copy(__local T *dst, const __global T *src, size_t count, event_t event) {       \
+    return async_work_group_strided_copy(dst, src, count, 1, event);                                                   \
+  }                                                                                                                    \
+  PMX_INLINE event_t async_work_group_copy(__global T *dst, const __local T *src, size_t count, event_t event) {       \
+    return async_work_group_strided_copy(dst, src, count, 1, event);                                                   \
   }
 
 #define PMX_ASYNC_COPY_WIDTH_(N, T) PMX_ASYNC_COPY_(T##N)
