@@ -125,10 +125,16 @@ static inline double __pmx_powf_abs(double ax, double y) {
   return __pmx_expf_reduced((t - k) * PMX_LN2_HI, k); // t - k is exact
 }
 
+// |x| finite and non-zero, y finite and non-zero: the fast path's domain;
+// everything else is a special value of the double functions.
+static inline bool __pmx_powf_regular(double ax, double y) {
+  return ax > 0.0 && ax < __builtin_inf() && __builtin_fabs(y) < __builtin_inf() && y != 0.0;
+}
+
 // pow for a float x and a y that is a float or an int, both held exactly.
 static inline float __pmx_powf(double x, double y) {
   double ax = __builtin_fabs(x);
-  if (!(ax > 0.0 && ax < __builtin_inf()) || !(__builtin_fabs(y) < __builtin_inf()) || y == 0.0)
+  if (!__pmx_powf_regular(ax, y))
     return (float)pow(x, y);
   if (x < 0.0 && !__pmx_is_int(y))
     return __builtin_nanf("");
@@ -140,7 +146,7 @@ PMX_OVERLOAD float pow(float x, float y) { return __pmx_powf((double)x, (double)
 PMX_OVERLOAD float pown(float x, int n) { return __pmx_powf((double)x, (double)n); }
 PMX_OVERLOAD float powr(float x, float y) {
   double dx = (double)x, dy = (double)y;
-  if (!(dx > 0.0 && dx < __builtin_inf()) || !(__builtin_fabs(dy) < __builtin_inf()) || dy == 0.0)
+  if (!__pmx_powf_regular(dx, dy)) // also every x <= 0
     return (float)powr(dx, dy);
   return (float)__pmx_powf_abs(dx, dy);
 }
