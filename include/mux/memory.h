@@ -49,6 +49,10 @@ public:
   virtual llvm::Error bind(Memory &memory, uint64_t offset) = 0;
   virtual Memory *boundMemory() const = 0;
   virtual uint64_t boundOffset() const = 0;
+  /// The address kernels see for the buffer's first byte: a host pointer on
+  /// the host, a guest address on a simulator, a buffer device address on a
+  /// GPU. 0 while unbound.
+  virtual uint64_t deviceAddress() const = 0;
 };
 
 } // namespace mux

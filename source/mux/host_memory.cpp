@@ -7,7 +7,7 @@
 namespace mux::support {
 
 llvm::Expected<std::unique_ptr<HostMemory>> HostMemory::allocate(uint64_t size, uint64_t alignment,
-                                                                 uint32_t properties) {
+                                                                 uint32_t properties, MemoryArena &arena) {
   if (size == 0)
     return makeError(Status::InvalidArgument, "memory size is zero");
   if (alignment == 0 || !std::has_single_bit(alignment))
@@ -19,23 +19,29 @@ llvm::Expected<std::unique_ptr<HostMemory>> HostMemory::allocate(uint64_t size, 
   // Round up so the last (partial) vector a kernel loads stays inside the
   // allocation's pages.
   uint64_t rounded = (size + alignment - 1) / alignment * alignment;
-  void *data = ::operator new(rounded, std::align_val_t(alignment), std::nothrow);
-  if (!data)
-    return makeError(Status::OutOfMemory, "cannot allocate " + std::to_string(size) + " bytes");
-  return std::unique_ptr<HostMemory>(new HostMemory(static_cast<std::byte *>(data), size, alignment, properties));
+  auto block = arena.allocate(rounded, alignment);
+  if (!block)
+    return block.takeError();
+  return std::unique_ptr<HostMemory>(
+      new HostMemory(block->host, block->deviceAddress, size, alignment, properties, &arena));
 }
 
-llvm::Expected<std::unique_ptr<HostMemory>> HostMemory::wrap(void *pointer, uint64_t size, uint32_t properties) {
+llvm::Expected<std::unique_ptr<HostMemory>> HostMemory::wrap(void *pointer, uint64_t size, uint32_t properties,
+                                                             const MemoryArena &arena) {
   if (!pointer)
     return makeError(Status::InvalidArgument, "wrapped host pointer is null");
   if (size == 0)
     return makeError(Status::InvalidArgument, "wrapped memory size is zero");
-  return std::unique_ptr<HostMemory>(new HostMemory(static_cast<std::byte *>(pointer), size, 0, properties));
+  std::optional<uint64_t> address = arena.deviceAddressOf(pointer);
+  if (!address)
+    return makeError(Status::Unsupported, "the device cannot address application memory");
+  return std::unique_ptr<HostMemory>(
+      new HostMemory(static_cast<std::byte *>(pointer), *address, size, 0, properties, nullptr));
 }
 
 HostMemory::~HostMemory() {
   if (ownsAllocation())
-    ::operator delete(data_, std::align_val_t(alignment_));
+    arena_->release({data_, deviceAddress_}, (size_ + alignment_ - 1) / alignment_ * alignment_, alignment_);
 }
 
 llvm::Expected<void *> HostMemory::map(uint64_t offset, uint64_t size) {

@@ -22,14 +22,15 @@ llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_
   // Host RAM has every property: any request is met, and reported in full.
   if ((properties & ~kHostMemoryProperties) != 0)
     return makeError(Status::Unsupported, "requested memory properties host RAM does not have");
-  auto memory = HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign));
+  auto memory = HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign),
+                                     kHostMemoryProperties, arena_);
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));
 }
 
 llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::wrapHostMemory(void *pointer, uint64_t size) {
-  auto memory = HostMemory::wrap(pointer, size);
+  auto memory = HostMemory::wrap(pointer, size, kHostMemoryProperties, arena_);
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mux/memory.h"
+#include "mux/support/memory_arena.h"
 
 #include <atomic>
 #include <cstddef>
@@ -16,17 +17,21 @@ namespace mux::support {
 inline constexpr uint32_t kHostMemoryProperties =
     MemoryDeviceLocal | MemoryHostVisible | MemoryHostCoherent | MemoryHostCached;
 
-/// Memory the CPU addresses directly: an aligned heap allocation, or an
-/// application pointer wrapped without a copy (CL_MEM_USE_HOST_PTR).
+/// Memory the CPU addresses directly: an aligned block of a MemoryArena (the
+/// heap, or a target's device memory window), or an application pointer
+/// wrapped without a copy (CL_MEM_USE_HOST_PTR).
 class HostMemory final : public Memory {
 public:
   /// `alignment` must be a power of two. Fails with InvalidArgument for a
-  /// zero size or bad alignment, OutOfMemory when the heap is exhausted.
+  /// zero size or bad alignment, OutOfMemory when the arena is exhausted.
   static llvm::Expected<std::unique_ptr<HostMemory>> allocate(uint64_t size, uint64_t alignment,
-                                                              uint32_t properties = kHostMemoryProperties);
+                                                              uint32_t properties = kHostMemoryProperties,
+                                                              MemoryArena &arena = heapArena());
   /// Wraps [pointer, pointer + size); the application keeps ownership.
+  /// Unsupported when `arena`'s device cannot address host memory.
   static llvm::Expected<std::unique_ptr<HostMemory>> wrap(void *pointer, uint64_t size,
-                                                          uint32_t properties = kHostMemoryProperties);
+                                                          uint32_t properties = kHostMemoryProperties,
+                                                          const MemoryArena &arena = heapArena());
   ~HostMemory() override;
 
   uint64_t size() const override { return size_; }
@@ -38,18 +43,24 @@ public:
   void flushFromDevice(uint64_t, uint64_t) override {}
 
   std::byte *data() const { return data_; }
-  bool ownsAllocation() const { return alignment_ != 0; }
+  /// The address kernels use for data().
+  uint64_t deviceAddress() const { return deviceAddress_; }
+  bool ownsAllocation() const { return arena_ != nullptr; }
   /// Outstanding map() calls without their unmap().
   uint32_t mapCount() const { return mapCount_.load(std::memory_order_relaxed); }
 
 private:
-  HostMemory(std::byte *data, uint64_t size, uint64_t alignment, uint32_t properties)
-      : data_(data), size_(size), alignment_(alignment), properties_(properties) {}
+  HostMemory(std::byte *data, uint64_t deviceAddress, uint64_t size, uint64_t alignment, uint32_t properties,
+             MemoryArena *arena)
+      : data_(data), deviceAddress_(deviceAddress), size_(size), alignment_(alignment), properties_(properties),
+        arena_(arena) {}
 
   std::byte *data_;
+  uint64_t deviceAddress_;
   uint64_t size_;
-  uint64_t alignment_; ///< 0 for wrapped memory (not ours to free)
+  uint64_t alignment_;
   uint32_t properties_;
+  MemoryArena *arena_; ///< null for wrapped memory (not ours to free)
   std::atomic<uint32_t> mapCount_{0};
 };
 
@@ -68,6 +79,7 @@ public:
   llvm::Error bind(Memory &memory, uint64_t offset) override;
   Memory *boundMemory() const override { return memory_; }
   uint64_t boundOffset() const override { return offset_; }
+  uint64_t deviceAddress() const override { return memory_ ? memory_->deviceAddress() + offset_ : 0; }
 
   /// First byte of the buffer, or null while unbound.
   std::byte *data() const { return memory_ ? memory_->data() + offset_ : nullptr; }

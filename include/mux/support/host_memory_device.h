@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mux/device.h"
+#include "mux/support/memory_arena.h"
 
 #include <memory>
 
@@ -14,15 +15,19 @@ namespace mux::support {
 
 class HostMemoryDevice : public Device {
 public:
-  explicit HostMemoryDevice(DeviceInfo info) : info_(std::move(info)) {}
+  /// Memory comes from `arena` (the heap by default), which must outlive
+  /// the device.
+  explicit HostMemoryDevice(DeviceInfo info, MemoryArena &arena = heapArena())
+      : info_(std::move(info)), arena_(arena) {}
 
   const DeviceInfo &info() const override { return info_; }
 
-  /// Heap memory with every host RAM property; sizes above maxMemAllocSize,
+  /// Arena memory with every host RAM property; sizes above maxMemAllocSize,
   /// non power-of-two alignments and properties host RAM lacks are refused.
   llvm::Expected<std::unique_ptr<Memory>> allocateMemory(uint64_t size, uint32_t properties,
                                                          uint64_t alignment) override;
-  /// Wraps the application's memory without a copy.
+  /// Wraps the application's memory without a copy; Unsupported when the
+  /// arena's device cannot address it.
   llvm::Expected<std::unique_ptr<Memory>> wrapHostMemory(void *pointer, uint64_t size) override;
   /// A HostBuffer aligned to memBaseAddrAlign; the size must be in (0, maxMemAllocSize].
   llvm::Expected<std::unique_ptr<Buffer>> createBuffer(uint64_t size) override;
@@ -32,8 +37,12 @@ public:
   /// The steady host clock, the one HostCommandBuffer timestamps use.
   uint64_t timestampNs() const override;
 
+protected:
+  MemoryArena &arena() const { return arena_; }
+
 private:
   DeviceInfo info_;
+  MemoryArena &arena_;
 };
 
 } // namespace mux::support

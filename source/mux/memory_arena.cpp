@@ -1,0 +1,99 @@
+#include "mux/support/memory_arena.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <new>
+#include <string>
+
+namespace mux::support {
+namespace {
+
+class HeapArena final : public MemoryArena {
+public:
+  llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override {
+    if (size > SIZE_MAX - alignment)
+      return makeError(Status::OutOfMemory, "allocation of " + std::to_string(size) + " bytes is too large");
+    void *data = ::operator new(size, std::align_val_t(alignment), std::nothrow);
+    if (!data)
+      return makeError(Status::OutOfMemory, "cannot allocate " + std::to_string(size) + " bytes");
+    return Block{static_cast<std::byte *>(data), reinterpret_cast<uint64_t>(data)};
+  }
+  void release(Block block, uint64_t, uint64_t alignment) override {
+    ::operator delete(block.host, std::align_val_t(alignment));
+  }
+  std::optional<uint64_t> deviceAddressOf(const void *host) const override {
+    return reinterpret_cast<uint64_t>(host);
+  }
+};
+
+uint64_t pageSize() {
+  static const uint64_t size = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+} // namespace
+
+MemoryArena &heapArena() {
+  static HeapArena arena;
+  return arena;
+}
+
+llvm::Expected<std::unique_ptr<WindowArena>> WindowArena::create(uint64_t base, uint64_t size) {
+  if (size == 0 || size % pageSize() != 0 || base % pageSize() != 0)
+    return makeError(Status::InvalidArgument, "memory window must be a non-empty whole number of pages");
+  void *host = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (host == MAP_FAILED)
+    return makeError(Status::OutOfMemory, "cannot reserve " + std::to_string(size) + " bytes for a memory window");
+  return std::unique_ptr<WindowArena>(new WindowArena(base, size, static_cast<std::byte *>(host)));
+}
+
+WindowArena::WindowArena(uint64_t base, uint64_t size, std::byte *host) : base_(base), size_(size), host_(host) {
+  free_.emplace(0, size);
+}
+
+WindowArena::~WindowArena() { munmap(host_, size_); }
+
+llvm::Expected<MemoryArena::Block> WindowArena::allocate(uint64_t size, uint64_t alignment) {
+  std::lock_guard lock(mutex_);
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    auto [offset, length] = *it;
+    // Alignment is of the device address.
+    uint64_t start = (base_ + offset + alignment - 1) / alignment * alignment - base_;
+    if (start < offset || start - offset > length || size > length - (start - offset))
+      continue;
+    free_.erase(it);
+    if (start > offset)
+      free_.emplace(offset, start - offset);
+    if (uint64_t end = start + size; end < offset + length)
+      free_.emplace(end, offset + length - end);
+    return Block{host_ + start, base_ + start};
+  }
+  return makeError(Status::OutOfMemory, "no room for " + std::to_string(size) + " bytes in the " +
+                                            std::to_string(size_ >> 20) + " MiB device memory window");
+}
+
+void WindowArena::release(Block block, uint64_t size, uint64_t) {
+  uint64_t offset = block.deviceAddress - base_;
+  // Whole pages of the block go back to the system; they read as zero later.
+  uint64_t firstPage = (offset + pageSize() - 1) / pageSize() * pageSize();
+  uint64_t endPage = (offset + size) / pageSize() * pageSize();
+  if (endPage > firstPage)
+    madvise(host_ + firstPage, endPage - firstPage, MADV_DONTNEED);
+  std::lock_guard lock(mutex_);
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && next->first == offset + size) {
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto previous = std::prev(next);
+    if (previous->first + previous->second == offset) {
+      previous->second += size;
+      return;
+    }
+  }
+  free_.emplace(offset, size);
+}
+
+} // namespace mux::support
