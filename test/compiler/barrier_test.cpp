@@ -248,9 +248,9 @@ struct Launcher : LoadedKernel {
     size_t items = local[0] * local[1] * local[2];
     AlignedBuffer localMemory = allocate(kernel->localMemSize());
     AlignedBuffer state = allocate(hostKernel.workItemStateSize() * items);
-    info.localMemory = localMemory.get();
+    info.localMemory = reinterpret_cast<uint64_t>(localMemory.get());
     info.localMemorySize = kernel->localMemSize();
-    info.workItemState = state.get();
+    info.workItemState = reinterpret_cast<uint64_t>(state.get());
     for (size_t gz = 0; gz < info.numGroups[2]; ++gz)
       for (size_t gy = 0; gy < info.numGroups[1]; ++gy)
         for (size_t gx = 0; gx < info.numGroups[0]; ++gx) {

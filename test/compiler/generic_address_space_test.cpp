@@ -193,10 +193,10 @@ TEST_F(ClassifyAddresses, LocalAreaStackAndEverythingElse) {
   alignas(64) static std::array<std::byte, 64> globalData;
   auto [stackBegin, stackEnd] = currentThreadStack();
   abi::WorkGroupInfo info{};
-  info.localMemory = localArea.data();
+  info.localMemory = reinterpret_cast<uint64_t>(localArea.data());
   info.localMemorySize = localArea.size();
-  info.stackBegin = stackBegin;
-  info.stackEnd = stackEnd;
+  info.stackBegin = reinterpret_cast<uint64_t>(stackBegin);
+  info.stackEnd = reinterpret_cast<uint64_t>(stackEnd);
   auto address = [](const void *pointer) { return reinterpret_cast<uint64_t>(pointer); };
   std::vector<uint64_t> addresses = {
       address(localArea.data()),                        // first __local byte
@@ -219,7 +219,7 @@ TEST_F(ClassifyAddresses, LocalAreaStackAndEverythingElse) {
 TEST_F(ClassifyAddresses, WithoutAStackRangeOnlyTheLocalAreaIsSpecial) {
   alignas(128) static std::array<std::byte, 128> localArea;
   abi::WorkGroupInfo info{};
-  info.localMemory = localArea.data();
+  info.localMemory = reinterpret_cast<uint64_t>(localArea.data());
   info.localMemorySize = localArea.size();
   std::vector<int> out = run({reinterpret_cast<uint64_t>(localArea.data() + 8)}, info);
   EXPECT_EQ((std::array<int, 4>{out[0], out[1], out[2], out[3]}), (std::array<int, 4>{0, 1, 0, kLocalFence}));

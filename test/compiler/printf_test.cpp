@@ -347,7 +347,7 @@ public:
     info.numGroups[0] = (global + local - 1) / local;
     for (int d = 1; d < 3; ++d)
       info.globalSize[d] = info.enqueuedLocalSize[d] = info.localSize[d] = info.numGroups[d] = 1;
-    info.printfBuffer = buffer.data();
+    info.printfBuffer = reinterpret_cast<uint64_t>(buffer.data());
     for (size_t group = 0; group < info.numGroups[0]; ++group) {
       info.groupId[0] = group;
       info.localSize[0] = std::min(local, global - group * local);

@@ -56,7 +56,7 @@ void indexKernel(const void *packed, const WorkGroupInfo *info) {
   IndexArgs args;
   std::memcpy(&args, packed, sizeof(args));
   // Static __local area (256 bytes here) and the argument are distinct and aligned.
-  auto *staticLocal = static_cast<int32_t *>(info->localMemory);
+  auto *staticLocal = reinterpret_cast<int32_t *>(info->localMemory);
   if (!staticLocal || reinterpret_cast<uintptr_t>(staticLocal) % 128 != 0 ||
       reinterpret_cast<uintptr_t>(args.scratch) % 128 != 0 ||
       reinterpret_cast<char *>(args.scratch) < reinterpret_cast<char *>(staticLocal) + 256)

@@ -13,6 +13,8 @@ namespace compiler::abi {
 
 /// Everything a work-group needs to know about its launch. Plain data, the
 /// layout is part of the ABI (the compiler emits loads from these offsets).
+/// Addresses are device addresses of 64 bits, whatever the host's pointers
+/// are: the host's own pointers on the host, guest addresses on a simulator.
 struct WorkGroupInfo {
   uint32_t workDim;
   uint32_t reserved;
@@ -24,29 +26,31 @@ struct WorkGroupInfo {
   uint64_t groupId[3];
   /// Per-work-group __local storage for __local variables (at offset 0,
   /// `localMemSize` bytes as the binary reports) followed by the __local
-  /// arguments; null when the kernel uses none.
-  void *localMemory;
+  /// arguments; 0 when the kernel uses none.
+  uint64_t localMemory;
   /// Bytes of the whole __local area (variables and arguments).
   uint64_t localMemorySize;
   /// Per-work-item storage for values live across barriers: work-item with
   /// local linear id i owns `workItemStateSize` bytes (as the binary reports
   /// per kernel) at workItemState + i * workItemStateSize, 128-byte aligned.
-  /// Null when the kernel has no barriers.
-  void *workItemState;
-  /// The launch's printf buffer (compiler/abi/printf_abi.h); null when the
+  /// 0 when the kernel has no barriers.
+  uint64_t workItemState;
+  /// The launch's printf buffer (compiler/abi/printf_abi.h); 0 when the
   /// kernel does not call printf.
-  void *printfBuffer;
+  uint64_t printfBuffer;
   /// [stackBegin, stackEnd): the stack of the thread running this group.
   /// With workItemState it bounds private memory (to_private, get_fence).
-  void *stackBegin;
-  void *stackEnd;
+  uint64_t stackBegin;
+  uint64_t stackEnd;
   /// End of the group's work-item state: workItemState + workItemStateSize
-  /// * (enqueued local linear size); null when workItemState is. With
+  /// * (enqueued local linear size); 0 when workItemState is. With
   /// workItemState it bounds the private variables kept across barriers.
-  void *workItemStateEnd;
+  uint64_t workItemStateEnd;
 };
 
-/// void entry(const void *packedArgs, const WorkGroupInfo *info)
+/// void entry(const void *packedArgs, const WorkGroupInfo *info), both
+/// device addresses (a target whose kernels run in the process calls it
+/// directly).
 using CpuKernelEntry = void (*)(const void *packedArgs, const WorkGroupInfo *info);
 
 /// Entry-function name for kernel `name`.
