@@ -4,8 +4,8 @@
 #pragma once
 
 #include "mux/support/host_memory_device.h"
+#include "mux/support/thread_pool.h"
 #include "mux/support/threaded_queue.h"
-#include "thread_pool.h"
 
 #include <memory>
 #include <mutex>
@@ -26,7 +26,7 @@ public:
 private:
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
-  ThreadPool pool_;
+  mux::support::ThreadPool pool_;
   // Declared after the pool: destroyed first, so no dispatch outlives it.
   mux::support::ThreadedQueue queue_;
 };

@@ -1,11 +1,11 @@
-#include "thread_pool.h"
+#include "mux/support/thread_pool.h"
 
 #include "mux/support/spin_wait.h"
 
 #include <algorithm>
 #include <new>
 
-namespace host {
+namespace mux::support {
 
 namespace {
 constexpr std::align_val_t kScratchAlignment{128};
@@ -126,4 +126,4 @@ void ThreadPool::workerLoop(unsigned worker) {
   }
 }
 
-} // namespace host
+} // namespace mux::support

@@ -1,5 +1,6 @@
-// The host target's worker threads: one per core, the calling thread taking
-// part, work handed out in chunks through an atomic counter.
+// Worker threads for CPU-like targets (the host's cores, a simulator's
+// harts): the calling thread taking part, work handed out in chunks through
+// an atomic counter.
 #pragma once
 
 #include <atomic>
@@ -10,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace host {
+namespace mux::support {
 
 class ThreadPool {
 public:
@@ -65,4 +66,4 @@ private:
   std::vector<std::thread> threads_;
 };
 
-} // namespace host
+} // namespace mux::support
