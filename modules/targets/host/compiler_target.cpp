@@ -1,5 +1,6 @@
 // The host compiler: the shared CPU compiler for the process's own CPU.
 #include "compiler/cpu_binary.h"
+#include "compiler/cpu_capabilities.h"
 #include "compiler/cpu_target.h"
 #include "executable.h"
 
@@ -24,25 +25,6 @@ std::string hostFeatureString() {
   return llvm::join(features, ",");
 }
 
-/// The -cl-ext list: the device's extensions plus the OpenCL C 3.0 feature
-/// macros its capabilities imply.
-std::vector<std::string> clExtensions(const mux::DeviceInfo &info) {
-  std::vector<std::string> extensions = info.extensions;
-  auto add = [&](const char *name) {
-    if (std::find(extensions.begin(), extensions.end(), name) == extensions.end())
-      extensions.push_back(name);
-  };
-  if (info.int64)
-    add("__opencl_c_int64");
-  if (info.fp64)
-    add("__opencl_c_fp64");
-  if (info.fp16)
-    add("__opencl_c_fp16");
-  for (const std::string &feature : info.openclCFeatures)
-    add(feature.c_str());
-  return extensions;
-}
-
 } // namespace
 
 std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info) {
@@ -51,7 +33,7 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.triple = llvm::sys::getProcessTriple();
   config.cpu = llvm::sys::getHostCPUName().str();
   config.features = hostFeatureString();
-  config.extensions = clExtensions(info);
+  config.extensions = compiler::clExtensionsFor(info);
   config.binaryMagic = std::string(compiler::kHostBinaryMagic);
   config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_host_begin, polymux_builtins_host_end));
   return compiler::createCpuTarget(std::move(config));

@@ -1,5 +1,7 @@
 #include "device_info.h"
 
+#include "compiler/cpu_capabilities.h"
+
 #include <sched.h>
 #include <unistd.h>
 
@@ -138,18 +140,6 @@ uint32_t vectorRegisterBytes(bool integer) {
   return 16;
 }
 
-mux::FpConfig fullFpConfig(bool correctlyRoundedDivideSqrt) {
-  mux::FpConfig config;
-  config.denorms = true;
-  config.infNan = true;
-  config.roundToNearest = true;
-  config.roundToZero = true;
-  config.roundToInf = true;
-  config.fma = true;
-  config.correctlyRoundedDivideSqrt = correctlyRoundedDivideSqrt;
-  return config;
-}
-
 } // namespace
 
 unsigned hostThreadCount() {
@@ -182,12 +172,7 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {1024, 1024, 1024};
   info.maxWorkGroupSize = 1024;
-  // One sub-group per work-group (the whole group), which trivially makes
-  // independent forward progress; the compiler lowers the sub-group builtins
-  // to work-group ones (LowerGroupBuiltinsPass).
-  info.subGroupSizes = {static_cast<uint32_t>(info.maxWorkGroupSize)};
-  info.maxNumSubGroups = 1;
-  info.subGroupIndependentForwardProgress = true;
+  compiler::describeCpuPipelineCapabilities(info);
 
   long pages = sysconf(_SC_PHYS_PAGES);
   long pageSize = sysconf(_SC_PAGESIZE);
@@ -210,13 +195,6 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.hostUnifiedMemory = true;
   info.printfBufferSize = 1 << 20;
 
-  info.singleFp = fullFpConfig(true);
-  info.doubleFp = fullFpConfig(false);
-  info.halfFp = {};
-  info.fp64 = true;
-  info.fp16 = false;
-  info.int64 = true;
-  info.atomics64 = true;
   uint32_t floatBytes = vectorRegisterBytes(false);
   uint32_t intBytes = vectorRegisterBytes(true);
   // char, short, int, long, float, double, half (no fp16: 0).
@@ -226,35 +204,6 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.preferredWorkGroupSizeMultiple = floatBytes / 4;
 
   info.profilingTimerResolutionNs = 1;
-  info.extensions = {
-      "cl_khr_byte_addressable_store",
-      "cl_khr_fp64",
-      "cl_khr_int64_base_atomics",
-      "cl_khr_int64_extended_atomics",
-      "cl_khr_global_int32_base_atomics",
-      "cl_khr_global_int32_extended_atomics",
-      "cl_khr_local_int32_base_atomics",
-      "cl_khr_local_int32_extended_atomics",
-      "cl_khr_subgroups",
-  };
-  info.openclCFeatures = {
-      "__opencl_c_work_group_collective_functions",
-      "__opencl_c_subgroups",
-      "__opencl_c_generic_address_space",
-      "__opencl_c_program_scope_global_variables",
-      // C11 atomics (LowerAtomicBuiltinsPass): every order and scope is an
-      // exact LLVM atomic instruction, system-wide on a CPU.
-      "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst",
-      "__opencl_c_atomic_scope_device",
-      "__opencl_c_atomic_scope_all_devices",
-  };
-  {
-    using namespace mux::atomic_capability;
-    constexpr uint64_t orders = OrderRelaxed | OrderAcqRel | OrderSeqCst;
-    info.atomicMemoryCapabilities = orders | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
-    info.atomicFenceCapabilities = orders | ScopeWorkItem | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
-  }
   // Program-scope variables live in the JIT-linked image of each program:
   // its memory is committed (zeroed) when the program is loaded, and code
   // reaches it with 32-bit PC-relative addressing (2 GiB). Keep the limits

@@ -1,0 +1,83 @@
+#include "compiler/cpu_capabilities.h"
+
+#include <algorithm>
+
+namespace compiler {
+namespace {
+
+mux::FpConfig ieeeFpConfig(bool correctlyRoundedDivideSqrt) {
+  mux::FpConfig config;
+  config.denorms = true;
+  config.infNan = true;
+  config.roundToNearest = true;
+  config.roundToZero = true;
+  config.roundToInf = true;
+  config.fma = true;
+  config.correctlyRoundedDivideSqrt = correctlyRoundedDivideSqrt;
+  return config;
+}
+
+} // namespace
+
+void describeCpuPipelineCapabilities(mux::DeviceInfo &info) {
+  // One sub-group per work-group (the whole group), which trivially makes
+  // independent forward progress; the compiler lowers the sub-group builtins
+  // to work-group ones (LowerGroupBuiltinsPass).
+  info.subGroupSizes = {static_cast<uint32_t>(info.maxWorkGroupSize)};
+  info.maxNumSubGroups = 1;
+  info.subGroupIndependentForwardProgress = true;
+
+  info.singleFp = ieeeFpConfig(true);
+  info.doubleFp = ieeeFpConfig(false);
+  info.halfFp = {};
+  info.fp64 = true;
+  info.fp16 = false;
+  info.int64 = true;
+  info.atomics64 = true;
+  info.extensions = {
+      "cl_khr_byte_addressable_store",
+      "cl_khr_fp64",
+      "cl_khr_int64_base_atomics",
+      "cl_khr_int64_extended_atomics",
+      "cl_khr_global_int32_base_atomics",
+      "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",
+      "cl_khr_local_int32_extended_atomics",
+      "cl_khr_subgroups",
+  };
+  info.openclCFeatures = {
+      "__opencl_c_work_group_collective_functions",
+      "__opencl_c_subgroups",
+      "__opencl_c_generic_address_space",
+      "__opencl_c_program_scope_global_variables",
+      // C11 atomics (LowerAtomicBuiltinsPass): every order and scope is an
+      // exact LLVM atomic instruction, device-wide on a CPU-like device.
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
+      "__opencl_c_atomic_scope_all_devices",
+  };
+  using namespace mux::atomic_capability;
+  constexpr uint64_t orders = OrderRelaxed | OrderAcqRel | OrderSeqCst;
+  info.atomicMemoryCapabilities = orders | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
+  info.atomicFenceCapabilities = orders | ScopeWorkItem | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;
+}
+
+std::vector<std::string> clExtensionsFor(const mux::DeviceInfo &info) {
+  std::vector<std::string> extensions = info.extensions;
+  auto add = [&](const std::string &name) {
+    if (std::find(extensions.begin(), extensions.end(), name) == extensions.end())
+      extensions.push_back(name);
+  };
+  if (info.int64)
+    add("__opencl_c_int64");
+  if (info.fp64)
+    add("__opencl_c_fp64");
+  if (info.fp16)
+    add("__opencl_c_fp16");
+  for (const std::string &feature : info.openclCFeatures)
+    add(feature);
+  return extensions;
+}
+
+} // namespace compiler
