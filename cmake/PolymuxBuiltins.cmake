@@ -1,7 +1,11 @@
 # Compiles the OpenCL C builtins library (source/compiler/builtins) to LLVM
 # bitcode for one target triple and embeds it in a target's library.
 #
-#   polymux_add_builtin_library(<name> <triple>)
+#   polymux_add_builtin_library(<name> <triple> [FLAGS <cc1 flags>...])
+#
+# FLAGS are what the target's kernels are compiled with beyond the triple and
+# change how functions pass values (e.g. -target-abi lp64d -target-feature +d
+# for RISC-V): the library and the kernels must agree.
 #
 # creates the object library polymux_builtins_<name>, whose one object
 # defines the hidden symbols polymux_builtins_<name>_begin / _end around the
@@ -13,13 +17,14 @@ find_program(POLYMUX_CLANG clang HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH 
 find_program(POLYMUX_LLVM_LINK llvm-link HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH REQUIRED)
 
 function(polymux_add_builtin_library name triple)
+  cmake_parse_arguments(ARG "" "" "FLAGS" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${POLYMUX_BUILTINS_DIR}/*.cl)
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${POLYMUX_BUILTINS_DIR}/*.h)
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/builtins-${name})
   set(resource_dir ${LLVM_LIBRARY_DIR}/clang/${LLVM_VERSION_MAJOR})
   # The library is OpenCL C 3.0 with every optional feature it implements
   # enabled; a function is only linked into a program that calls it.
-  set(flags -triple ${triple} -emit-llvm-bc -O2 -cl-std=CL3.0 -fdeclare-opencl-builtins -finclude-default-header
+  set(flags -triple ${triple} ${ARG_FLAGS} -emit-llvm-bc -O2 -cl-std=CL3.0 -fdeclare-opencl-builtins -finclude-default-header
             -resource-dir ${resource_dir} -internal-isystem ${resource_dir}/include
             "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_fp16,+__opencl_c_generic_address_space,+__opencl_c_int64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_program_scope_global_variables"
             # Error-free transformations (two-sum, two-product) need the

@@ -108,9 +108,10 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
   if (!target)
     return mux::makeError(mux::Status::Unsupported, "no LLVM target for " + config.triple + ": " + error);
   llvm::TargetOptions options;
+  options.MCOptions.ABIName = config.abi;
   auto level = optDisable ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, config.cpu, config.features, options, llvm::Reloc::PIC_, llvm::CodeModel::Small, level));
+      triple, config.cpu, config.features, options, config.relocationModel, config.codeModel, level));
   if (!machine)
     return mux::makeError(mux::Status::Unsupported, "cannot create a code generator for " + config.triple);
   return machine;

@@ -62,7 +62,7 @@ void captureDiagnostics(llvm::LLVMContext &context, std::string &log) {
 /// same status.
 /// POLYMUX_DUMP=<directory>: keeps the optimised IR and the object file of
 /// every build there, for debugging.
-void dumpBuild(const llvm::Module &module, const std::vector<std::byte> &object) {
+void dumpBuild(const llvm::Module &module, const std::vector<std::byte> &object, llvm::StringRef extension) {
   const char *directory = std::getenv("POLYMUX_DUMP");
   if (!directory || !*directory)
     return;
@@ -73,7 +73,7 @@ void dumpBuild(const llvm::Module &module, const std::vector<std::byte> &object)
   llvm::raw_fd_ostream ir(stem + ".ll", error);
   if (!error)
     module.print(ir, nullptr);
-  llvm::raw_fd_ostream elf(stem + ".o", error);
+  llvm::raw_fd_ostream elf(stem + "." + extension.str(), error);
   if (!error)
     elf.write(reinterpret_cast<const char *>(object.data()), object.size());
 }
@@ -148,14 +148,20 @@ public:
     frontend_.triple = config_.triple;
     frontend_.extensions = config_.extensions;
     frontend_.maxClStd = config_.maxClStd;
-    codegen_ = {config_.triple, config_.cpu, config_.features};
+    frontend_.abi = config_.abi;
+    frontend_.features = config_.frontendFeatures;
+    frontend_.pic = config_.relocationModel == llvm::Reloc::PIC_;
+    codegen_ = {config_.triple,         config_.cpu,          config_.features,
+                config_.abi,            config_.relocationModel, config_.codeModel};
     std::string extensions = llvm::join(config_.extensions, ",");
     identity_ = "polymux " POLYMUX_VERSION " llvm " LLVM_VERSION_STRING " target " + config_.name + " triple " +
-                config_.triple + " cpu " + config_.cpu + " features " +
+                config_.triple + " abi " + config_.abi + " cpu " + config_.cpu + " features " +
                 llvm::utohexstr(llvm::xxh3_64bits(config_.features)) + " extensions " +
                 llvm::utohexstr(llvm::xxh3_64bits(extensions)) + " builtins " +
                 llvm::utohexstr(llvm::xxh3_64bits(llvm::ArrayRef(
                     reinterpret_cast<const uint8_t *>(config_.builtinLibrary.data()), config_.builtinLibrary.size())));
+    if (!config_.linkIdentity.empty())
+      identity_ += " link " + llvm::utohexstr(llvm::xxh3_64bits(config_.linkIdentity));
   }
 
   std::string identity() const override { return identity_; }
@@ -273,7 +279,12 @@ private:
     auto object = emitObject(*module, **machine);
     if (!object)
       return object.takeError();
-    dumpBuild(*module, *object);
+    if (config_.link) {
+      object = config_.link(*object, binary);
+      if (!object)
+        return object.takeError();
+    }
+    dumpBuild(*module, *object, config_.dumpExtension);
     binary.object = std::move(*object);
     data.binary = encodeCpuBinary(binary, config_.binaryMagic);
     return llvm::Error::success();

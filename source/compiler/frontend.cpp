@@ -35,10 +35,19 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
       "-resource-dir", clangResourceDir(), "-internal-isystem", clangResourceDir() + "/include",
       "-cl-ext=" + clExtOption(config.extensions),
       // Work-item loops run many work-items per call: no stack protector.
-      "-stack-protector", "0", "-mrelocation-model", "pic", "-pic-level", "2", "-ffp-contract=on",
+      "-stack-protector", "0", "-ffp-contract=on",
       // Vectors are passed as the baseline CPU passes them on purpose (see
       // FrontendConfig::triple); that is not the program's concern.
       "-Wno-psabi", "-x", "cl"};
+  if (config.pic) {
+    args.insert(args.end(), {"-mrelocation-model", "pic", "-pic-level", "2"});
+  } else {
+    args.insert(args.end(), {"-mrelocation-model", "static"});
+  }
+  if (!config.abi.empty())
+    args.insert(args.end(), {"-target-abi", config.abi});
+  for (const std::string &feature : config.features)
+    args.insert(args.end(), {"-target-feature", feature});
   if (hasHeaders) {
     args.push_back("-I");
     args.push_back(kHeaderDir);

@@ -225,7 +225,9 @@ void expectVectorisedTriad(const char *indexType) {
   ASSERT_TRUE(module);
   CpuBinary binary;
   ASSERT_EQ(errorText(lowerKernelsForCpu(*module, kernelInfos(*module), binary)), "");
-  CodegenConfig config{llvm::sys::getProcessTriple(), llvm::sys::getHostCPUName().str(), ""};
+  CodegenConfig config;
+  config.triple = llvm::sys::getProcessTriple();
+  config.cpu = llvm::sys::getHostCPUName().str();
   {
     llvm::SmallVector<std::string, 64> features;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())

@@ -21,6 +21,9 @@ struct CodegenConfig {
   std::string triple;
   std::string cpu;
   std::string features; ///< "+avx2,-avx512f,..."
+  std::string abi;      ///< e.g. "lp64d"; empty for the triple's default
+  llvm::Reloc::Model relocationModel = llvm::Reloc::PIC_;
+  llvm::CodeModel::Model codeModel = llvm::CodeModel::Small;
 };
 
 /// Registers LLVM's targets once (thread-safe).

@@ -3,9 +3,13 @@
 // compiler/abi/cpu_kernel_abi.h.
 #pragma once
 
+#include "compiler/cpu_binary.h"
 #include "compiler/target.h"
 
+#include "llvm/Support/CodeGen.h"
+
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,6 +29,30 @@ struct CpuTargetConfig {
   /// The builtins library compiled for `triple` (PolymuxBuiltins.cmake);
   /// it must outlive the target. Empty: programs get no library builtins.
   std::span<const std::byte> builtinLibrary;
+
+  // How this target's code is generated and linked.
+  /// The ABI (e.g. "lp64d"); empty for the triple's default.
+  std::string abi;
+  /// Features the calling convention depends on, given to the front end as
+  /// the builtins library was compiled (e.g. {"+d"} for lp64d). The host
+  /// gives none: kernels and library use the x86-64 baseline.
+  std::vector<std::string> frontendFeatures;
+  /// PIC for code loaded anywhere (the host's JIT); Static for a program
+  /// linked at the fixed addresses of a device's memory map.
+  llvm::Reloc::Model relocationModel = llvm::Reloc::PIC_;
+  llvm::CodeModel::Model codeModel = llvm::CodeModel::Small;
+  /// The link step: turns the relocatable object of a program into the
+  /// object the binary carries (e.g. a static ELF linked with lld against the
+  /// device's memory map). Its errors fail the build and go to the log.
+  /// Unset: the binary carries the relocatable object.
+  std::function<llvm::Expected<std::vector<std::byte>>(std::span<const std::byte> object, const CpuBinary &binary)>
+      link;
+  /// What else the link step's output depends on (its linker script, its
+  /// runtime objects): part of identity(), so binaries and cached programs
+  /// are rebuilt when it changes.
+  std::string linkIdentity;
+  /// The extension POLYMUX_DUMP gives the binary's object ("o", "elf").
+  std::string dumpExtension = "o";
 };
 
 std::unique_ptr<Target> createCpuTarget(CpuTargetConfig config);

@@ -31,6 +31,15 @@ struct FrontendConfig {
   /// The device's OpenCL version (100 * major + 10 * minor): the value of
   /// __OPENCL_VERSION__.
   unsigned openclVersion = 300;
+  /// The ABI (`-target-abi`, e.g. "lp64d"); empty for the triple's default.
+  std::string abi;
+  /// Target features the calling convention depends on ("+d" for lp64d),
+  /// the same the builtins library was compiled with; none for x86-64,
+  /// whose baseline is what both sides use.
+  std::vector<std::string> features;
+  /// Position-independent code (a JIT loads it anywhere) or not (a program
+  /// linked at fixed addresses).
+  bool pic = true;
 };
 
 /// Compiles `source` with `options` to an llvm::Module in `context`. Clang's
