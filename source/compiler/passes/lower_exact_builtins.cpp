@@ -156,9 +156,14 @@ public:
     if (type == real)
       return argument;
     if (type->isPointerTy()) {
-      if (argument->getParamByValType() != real)
+      // By value on the stack (x86-64 byval), or by reference to a copy the
+      // caller made (riscv64 passes vectors over 16 bytes so): a builtin
+      // lowered here has no pointer parameters of its own.
+      if (llvm::Type *byVal = argument->getParamByValType(); byVal && byVal != real)
         return nullptr;
-      return builder_.CreateAlignedLoad(real, argument, argument->getParamAlign());
+      llvm::MaybeAlign align = argument->getParamAlign();
+      return builder_.CreateAlignedLoad(real, argument,
+                                        align ? *align : function_.getDataLayout().getABITypeAlign(real));
     }
     return fromCoerced(argument, real);
   }
