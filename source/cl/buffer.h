@@ -59,6 +59,7 @@ public:
 
   /// The storage of the root buffer on one device.
   struct Storage {
+    ~Storage();
     Device *device = nullptr;
     std::unique_ptr<mux::Memory> memory;
     std::unique_ptr<mux::Buffer> buffer;
@@ -68,6 +69,8 @@ public:
   };
   /// Allocates on first use. Errors carry mux statuses (OutOfMemory ...).
   llvm::Expected<Storage *> storage(Device &device);
+  /// The storage on `device` if it is allocated already, else null.
+  Storage *existingStorage(const Device &device);
   /// Allocates on the context's only device (no-op with several devices):
   /// returns CL_MEM_OBJECT_ALLOCATION_FAILURE and friends.
   cl_int allocateEagerly();
@@ -108,6 +111,10 @@ private:
   std::vector<std::unique_ptr<Storage>> storages_;
   std::vector<Mapping> mappings_;
 };
+
+/// Page-aligned host memory for staging copies (maps of memory the host
+/// cannot see, migrations between devices); null when out of memory.
+std::shared_ptr<void> allocateHostStaging(size_t size);
 
 /// The cl error for a failed allocation (OutOfMemory →
 /// CL_MEM_OBJECT_ALLOCATION_FAILURE).

@@ -106,15 +106,6 @@ bool rectsOverlap(const size_t srcOrigin[3], const size_t dstOrigin[3], const si
   return true;
 }
 
-/// Host-side memory for mapping storage the host cannot see.
-std::shared_ptr<void> allocateStaging(size_t size) {
-  constexpr size_t alignment = 4096;
-  void *memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-  if (!memory)
-    return nullptr;
-  return std::shared_ptr<void>(memory, [](void *p) { std::free(p); });
-}
-
 /// Which way the host touches a buffer in a read/write/map command.
 enum class HostAccess { Read, Write };
 
@@ -485,7 +476,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   } else if (storage->hostView) {
     mapping.pointer = storage->hostView + rootOffset;
   } else {
-    mapping.staging = allocateStaging(size);
+    mapping.staging = allocateHostStaging(size);
     if (!mapping.staging)
       return fail(CL_OUT_OF_HOST_MEMORY);
     mapping.pointer = mapping.staging.get();

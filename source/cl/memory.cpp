@@ -10,9 +10,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace polymux::cl {
+
+std::shared_ptr<void> allocateHostStaging(size_t size) {
+  constexpr size_t alignment = 4096;
+  void *memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (!memory)
+    return nullptr;
+  return std::shared_ptr<void>(memory, [](void *p) { std::free(p); });
+}
 
 cl_int allocationError(llvm::Error error) {
   if (!error)
@@ -57,15 +66,30 @@ llvm::Expected<BufferBinding> BufferObject::binding(Device &device) {
 llvm::Expected<BufferObject::Storage *> BufferObject::storage(Device &device) {
   if (parent_)
     return parent_->storage(device);
+  if (Storage *existing = existingStorage(device))
+    return existing;
+  // Allocated and filled without the lock: filling may wait for the device,
+  // whose completion callbacks take the scheduler lock, under which
+  // migrations look storages up (existingStorage).
+  auto storage = allocateStorage(device);
+  if (!storage)
+    return storage.takeError();
+  std::lock_guard lock(mutex_);
+  for (auto &existing : storages_)
+    if (existing->device == &device)
+      return existing.get(); // another thread was first; ours is dropped
+  storages_.push_back(std::move(*storage));
+  return storages_.back().get();
+}
+
+BufferObject::Storage *BufferObject::existingStorage(const Device &device) {
+  if (parent_)
+    return parent_->existingStorage(device);
   std::lock_guard lock(mutex_);
   for (auto &storage : storages_)
     if (storage->device == &device)
       return storage.get();
-  auto storage = allocateStorage(device);
-  if (!storage)
-    return storage.takeError();
-  storages_.push_back(std::move(*storage));
-  return storages_.back().get();
+  return nullptr;
 }
 
 cl_int BufferObject::allocateEagerly() {
@@ -185,13 +209,13 @@ cl_uint BufferObject::mapCount() const {
   return static_cast<cl_uint>(mappings_.size());
 }
 
+BufferObject::Storage::~Storage() {
+  if (hostView)
+    memory->unmap();
+  buffer.reset(); // the view before the memory it is bound to
+}
+
 void BufferObject::destroy() {
-  for (auto &storage : storages_) {
-    if (storage->hostView)
-      storage->memory->unmap();
-    storage->buffer.reset();
-    storage->memory.reset();
-  }
   storages_.clear();
   mappings_.clear();
   runDestructorCallbacks();
