@@ -106,7 +106,10 @@ private:
 };
 
 struct CommandQueue::Impl {
-  Ref<Context> context;
+  Context *context = nullptr;
+  /// Holds `context` for application queues; null for the context's own
+  /// transfer queues, which the context holds instead.
+  Ref<Context> contextOwner;
   Device *device = nullptr;
   cl_command_queue_properties properties = 0;
   /// CL_QUEUE_PROPERTIES_ARRAY as given (empty for clCreateCommandQueue).

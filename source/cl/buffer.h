@@ -3,20 +3,29 @@
 //
 // Storage: a root buffer owns one mux::Memory + mux::Buffer per device it is
 // used on (allocated on first use; eagerly at creation in single-device
-// contexts so allocation failures surface there). Multi-device contexts: the
-// per-device copies are NOT kept coherent with each other: a buffer written
-// on one device and read on another sees that device's copy. Correct for the
-// common one-device context (today the host CPU is the only device);
-// migration between devices is future work.
+// contexts so allocation failures surface there). A sub-buffer is a view of
+// its root's storage at an offset.
+//
+// Multi-device contexts: the per-device copies are kept coherent by
+// migration. The root buffer's BufferContents (buffer_contents.h) records,
+// per byte range, which devices' copies hold the latest contents and after
+// which command; every command that uses a buffer lists the ranges it reads
+// and writes (Command::bufferUses), and the queue copies stale ranges onto its
+// device before the command runs (migration.h). One-device contexts have no
+// BufferContents and record no uses: nothing changes for them.
 //
 // CL_MEM_USE_HOST_PTR wraps the application's memory (zero copy) when the
 // device can address it and the pointer is aligned enough; otherwise the
 // device copy is filled from it at creation and synchronised with it at
 // map/unmap, the points where the specification makes host_ptr defined.
+// Copies on several devices that all wrap host_ptr are one memory: moving
+// the contents between them copies nothing.
 #pragma once
 
 #include "memory.h"
 
+#include "buffer_contents.h"
+#include "command.h"
 #include "context.h"
 
 #include "mux/device.h"
@@ -71,6 +80,12 @@ public:
   llvm::Expected<Storage *> storage(Device &device);
   /// The storage on `device` if it is allocated already, else null.
   Storage *existingStorage(const Device &device);
+
+  /// Where the latest contents are (root buffers of multi-device contexts;
+  /// null otherwise). Guarded by the scheduler lock.
+  BufferContents *contents() { return root().contents_.get(); }
+  /// In root coordinates.
+  void addUse(Command &command, uint64_t offset, uint64_t size, ContentAccess access) override;
   /// Allocates on the context's only device (no-op with several devices):
   /// returns CL_MEM_OBJECT_ALLOCATION_FAILURE and friends.
   cl_int allocateEagerly();
@@ -106,6 +121,9 @@ private:
   std::vector<std::byte> initialData_;
   /// COPY_HOST_PTR source during clCreateBuffer (single device).
   const void *copySource_ = nullptr;
+
+  /// Root buffers of multi-device contexts only.
+  std::unique_ptr<BufferContents> contents_;
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Storage>> storages_;

@@ -8,10 +8,32 @@
 
 #include "mux/command_buffer.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <functional>
 #include <vector>
 
 namespace polymux::cl {
+
+class BufferObject;
+
+/// How a command treats the bytes of a buffer range it uses.
+enum class ContentAccess : uint8_t {
+  Read,      ///< needs the latest contents and leaves them unchanged
+  Overwrite, ///< replaces every byte of the range without reading it
+  Update,    ///< may read and write (kernels, rectangles with gaps)
+};
+
+/// A range of a root buffer that a command uses (sub-buffer ranges are
+/// expressed in their root). Recorded only in contexts with several devices,
+/// where the queue keeps each buffer's per-device copies coherent
+/// (coherence.h); the buffer is kept alive through Command::keepAlive.
+struct BufferUse {
+  BufferObject *root = nullptr;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  ContentAccess access = ContentAccess::Read;
+};
 
 struct Command {
   cl_command_type type = 0;
@@ -29,6 +51,9 @@ struct Command {
   bool waitsForAllPrevious = false;
   /// Barriers: commands enqueued after it wait for it (out-of-order queues).
   bool blocksLaterCommands = false;
+  /// The buffer ranges the command reads or writes; empty in one-device
+  /// contexts (see BufferObject::addUse).
+  llvm::SmallVector<BufferUse, 2> bufferUses;
 };
 
 /// The OpenCL error code for a mux failure, used both as the return value of

@@ -4,10 +4,12 @@
 #include "device.h"
 #include "info.h"
 #include "platform.h"
+#include "queue.h"
 
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace polymux::cl {
 
@@ -17,6 +19,21 @@ Context::Context(std::vector<Device *> devices, std::vector<cl_context_propertie
 
 bool Context::hasDevice(const Device *device) const {
   return device && std::find(devices_.begin(), devices_.end(), device) != devices_.end();
+}
+
+size_t Context::deviceIndex(const Device &device) const {
+  auto it = std::find(devices_.begin(), devices_.end(), &device);
+  assert(it != devices_.end() && "device not in the context");
+  return it - devices_.begin();
+}
+
+CommandQueue &Context::transferQueue(Device &device) {
+  if (transferQueues_.empty())
+    transferQueues_.resize(devices_.size());
+  Ref<CommandQueue> &queue = transferQueues_[deviceIndex(device)];
+  if (!queue)
+    queue = CommandQueue::createTransferQueue(*this, device);
+  return *queue;
 }
 
 void Context::notify(const std::string &message) const {
@@ -34,6 +51,7 @@ void Context::destroy() {
   // Callbacks run most recently registered first, as the spec requires.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(handle(), it->second);
+  transferQueues_.clear();
   delete this;
 }
 

@@ -11,6 +11,7 @@
 
 namespace polymux::cl {
 
+class CommandQueue;
 class Device;
 
 class Context final : public Object<_cl_context, ObjectKind::Context> {
@@ -23,6 +24,13 @@ public:
 
   std::span<Device *const> devices() const { return devices_; }
   bool hasDevice(const Device *device) const;
+  /// The position of `device` (one of the context's) in devices().
+  size_t deviceIndex(const Device &device) const;
+
+  /// The OpenCL layer's own out-of-order queue on `device`: migrations
+  /// between devices read the source device's copy on it. Created on first
+  /// use; call with the scheduler lock held.
+  CommandQueue &transferQueue(Device &device);
   /// The properties as given (zero-terminated), or empty.
   std::span<const cl_context_properties> properties() const { return properties_; }
 
@@ -41,6 +49,9 @@ private:
   void *notifyUserData_;
   std::mutex mutex_;
   std::vector<std::pair<void(CL_CALLBACK *)(cl_context, void *), void *>> destructorCallbacks_;
+  /// By device index, under the scheduler lock. They do not hold the context
+  /// (that would be a cycle); whatever they run holds a buffer of it.
+  std::vector<Ref<CommandQueue>> transferQueues_;
 };
 
 } // namespace polymux::cl

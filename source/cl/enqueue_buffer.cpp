@@ -121,6 +121,12 @@ cl_int bindForQueue(BufferObject &buffer, CommandQueue &queue, BufferBinding &bi
   return bind(buffer, queue, binding);
 }
 
+/// Bytes of a buffer that a command touches (migration.h).
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
 /// A command on one buffer, once its queue and buffer are resolved.
 struct SingleBufferCommand {
   CommandQueue *queue = nullptr;
@@ -140,12 +146,14 @@ struct SingleBufferCommand {
     return bindForQueue(*buffer, *queue, binding);
   }
 
-  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record,
-                 cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event, bool blocking = false) {
+  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange range,
+                 ContentAccess access, cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event,
+                 bool blocking = false) {
     Command command;
     command.type = type;
     command.record = std::move(record);
     command.keepAlive.emplace_back(buffer);
+    buffer->addUse(command, range.offset, range.size, access);
     return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event, blocking);
   }
 };
@@ -177,13 +185,17 @@ struct BufferCopyCommand {
     return bind(*dst, *queue, dstBinding);
   }
 
-  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record,
-                 cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event) {
+  /// `dstAccess`: Overwrite when every byte of `dstRange` is written.
+  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange srcRange,
+                 ByteRange dstRange, ContentAccess dstAccess, cl_uint numEventsInWaitList,
+                 const cl_event *eventWaitList, cl_event *event) {
     Command command;
     command.type = type;
     command.record = std::move(record);
     command.keepAlive.emplace_back(src);
     command.keepAlive.emplace_back(dst);
+    src->addUse(command, srcRange.offset, srcRange.size, ContentAccess::Read);
+    dst->addUse(command, dstRange.offset, dstRange.size, dstAccess);
     return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event);
   }
 };
@@ -196,6 +208,11 @@ struct RectSide {
   size_t slicePitch;
 
   unsigned __int128 end(const size_t *region) const { return rectEnd(origin, region, rowPitch, slicePitch); }
+  /// From the rectangle's first byte to its last (validated to fit already).
+  ByteRange span(const size_t *region) const {
+    const uint64_t first = origin[2] * slicePitch + origin[1] * rowPitch + origin[0];
+    return ByteRange{first, static_cast<uint64_t>(end(region)) - first};
+  }
 };
 
 /// The argument checks every rect command shares: both origins and a
@@ -289,7 +306,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_que
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.readBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
       },
-      num_events_in_wait_list, event_wait_list, event, blocking_read);
+      ByteRange{offset, size}, ContentAccess::Read, num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -304,7 +321,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_qu
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.writeBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
       },
-      num_events_in_wait_list, event_wait_list, event, blocking_write);
+      ByteRange{offset, size}, ContentAccess::Overwrite, num_events_in_wait_list, event_wait_list, event,
+      blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_handle,
@@ -331,7 +349,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
         return commandBuffer.copyBuffer(*copy.srcBinding.buffer, copy.srcBinding.offset + src_offset,
                                         *copy.dstBinding.buffer, copy.dstBinding.offset + dst_offset, size);
       },
-      num_events_in_wait_list, event_wait_list, event);
+      ByteRange{src_offset, size}, ByteRange{dst_offset, size}, ContentAccess::Overwrite, num_events_in_wait_list,
+      event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -355,7 +374,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
         return commandBuffer.fillBuffer(*target.binding.buffer, target.binding.offset + offset, size, pattern,
                                         pattern_size);
       },
-      num_events_in_wait_list, event_wait_list, event);
+      ByteRange{offset, size}, ContentAccess::Overwrite, num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -377,7 +396,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.readBufferRect(*target.binding.buffer, ptr, rect);
       },
-      num_events_in_wait_list, event_wait_list, event, blocking_read);
+      bufferSide.span(region), ContentAccess::Read, num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -399,7 +418,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue comman
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.writeBufferRect(*target.binding.buffer, ptr, rect);
       },
-      num_events_in_wait_list, event_wait_list, event, blocking_write);
+      // The span has gaps between rows that keep their contents.
+      bufferSide.span(region), ContentAccess::Update, num_events_in_wait_list, event_wait_list, event, blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -427,7 +447,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.copyBufferRect(*copy.srcBinding.buffer, *copy.dstBinding.buffer, rect);
       },
-      num_events_in_wait_list, event_wait_list, event);
+      srcSide.span(region), dstSide.span(region), ContentAccess::Update, num_events_in_wait_list, event_wait_list,
+      event);
 }
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                   cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
@@ -496,6 +517,9 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
     };
   }
   command.keepAlive.emplace_back(buffer);
+  // The mapped bytes must be the latest contents unless they are discarded.
+  if (!(map_flags & CL_MAP_WRITE_INVALIDATE_REGION))
+    buffer->addUse(command, offset, size, ContentAccess::Read);
   // Registered first so an unmap racing with a blocking map finds it; the
   // mapping owns the staging memory the map command writes.
   buffer->addMapping(mapping);
@@ -552,6 +576,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
     };
   }
   command.keepAlive.emplace_back(buffer);
+  // What the host wrote through the map is now the latest contents.
+  if (written)
+    buffer->addUse(command, mapping->offset, mapping->size, ContentAccess::Overwrite);
   cl_int code = queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
   if (code != CL_SUCCESS)
     buffer->addMapping(std::move(*mapping));
@@ -567,27 +594,32 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue comm
     return code;
   if (num_mem_objects == 0 || !mem_objects)
     return CL_INVALID_VALUE;
-  llvm::SmallVector<MemObject *, 4> objects;
+  llvm::SmallVector<BufferObject *, 4> buffers;
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
-    MemObject *memory = MemObject::fromHandle(mem_objects[i]);
-    if (!memory)
-      return CL_INVALID_MEM_OBJECT;
-    if (&memory->context() != &queue->context())
-      return CL_INVALID_CONTEXT;
-    objects.push_back(memory);
+    BufferObject *buffer;
+    if (cl_int code = resolveBuffer(*queue, mem_objects[i], buffer))
+      return code;
+    buffers.push_back(buffer);
   }
   if (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return CL_INVALID_VALUE;
-  // Making the objects resident on the queue's device is all there is to do:
-  // per-device copies are not kept coherent (buffer.h), and the host can
-  // always reach host-visible memory.
+  // To the queue's device: its copy becomes the latest (multi-device
+  // contexts; migration.h), or with CONTENT_UNDEFINED is declared to be.
+  // To the host: only a hint, as the host reads and writes every device's
+  // copy through maps enqueued on that device's queues.
+  const bool toDevice = !(flags & CL_MIGRATE_MEM_OBJECT_HOST);
+  const ContentAccess access =
+      (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) ? ContentAccess::Overwrite : ContentAccess::Read;
   Command command;
   command.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
-  for (MemObject *memory : objects) {
-    auto binding = memory->binding(queue->device());
-    if (!binding)
-      return allocationError(binding.takeError());
-    command.keepAlive.emplace_back(memory);
+  for (BufferObject *buffer : buffers) {
+    command.keepAlive.emplace_back(buffer);
+    if (!toDevice)
+      continue;
+    BufferBinding binding;
+    if (cl_int code = bind(*buffer, *queue, binding))
+      return code;
+    buffer->addUse(command, 0, buffer->size(), access);
   }
   return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
 }

@@ -3,6 +3,7 @@
 // sub-group queries are in kernel_query.cpp, launches in ndrange.cpp.
 #include "kernel.h"
 
+#include "command.h"
 #include "context.h"
 #include "device.h"
 #include "info.h"
@@ -89,7 +90,19 @@ llvm::Expected<mux::Kernel *> Kernel::muxKernel(Device &device) {
   return impl_->muxKernels.back().kernel.get();
 }
 
-cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std::vector<Ref<ObjectBase>> &keepAlive) {
+namespace {
+
+/// What a kernel may do to the buffer behind a pointer argument: __constant
+/// and CL_MEM_READ_ONLY buffers are only read (writing them is undefined).
+ContentAccess kernelAccess(const compiler::KernelArgInfo &arg, const MemObject &memory) {
+  if (arg.kind == compiler::KernelArgInfo::Kind::ConstantPointer || (memory.flags() & CL_MEM_READ_ONLY))
+    return ContentAccess::Read;
+  return ContentAccess::Update;
+}
+
+} // namespace
+
+cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Command &launch) {
   std::lock_guard lock(impl_->mutex);
   args.clear();
   args.reserve(impl_->args.size());
@@ -118,7 +131,8 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std
           return CL_MISALIGNED_SUB_BUFFER_OFFSET;
         arg.buffer = binding->buffer;
         arg.offset = binding->offset;
-        keepAlive.push_back(Ref<ObjectBase>(memory));
+        launch.keepAlive.push_back(Ref<ObjectBase>(memory));
+        memory->addUse(launch, 0, memory->size(), kernelAccess(impl_->info.args[i], *memory));
       }
       break;
     case compiler::KernelArgInfo::Kind::LocalPointer:

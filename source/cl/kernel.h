@@ -12,6 +12,8 @@
 
 namespace polymux::cl {
 
+struct Command;
+
 class Device;
 class Program;
 
@@ -25,11 +27,12 @@ public:
   /// The mux kernel for `device`, created from the program's executable on
   /// first use and kept for the kernel's lifetime.
   llvm::Expected<mux::Kernel *> muxKernel(Device &device);
-  /// The argument values as `device` sees them, plus the memory objects they
-  /// reference (to keep alive while a launch is in flight). Fails with
+  /// The argument values as `device` sees them. The memory objects they
+  /// reference go into the launch's keepAlive (kept while it is in flight)
+  /// and, in multi-device contexts, its bufferUses. Fails with
   /// CL_INVALID_KERNEL_ARGS when an argument is not set, or the error of
   /// placing a buffer on `device`.
-  cl_int deviceArgs(Device &device, std::vector<mux::KernelArg> &args, std::vector<Ref<ObjectBase>> &keepAlive);
+  cl_int deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Command &launch);
   /// Bytes of __local memory the __local pointer arguments set so far take.
   uint64_t localArgBytes() const;
 

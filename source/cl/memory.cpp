@@ -33,6 +33,8 @@ cl_int allocationError(llvm::Error error) {
 BufferObject::BufferObject(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
                            std::vector<cl_mem_properties> properties)
     : context_(&context), flags_(flags), size_(size), properties_(std::move(properties)) {
+  if (context.devices().size() > 1)
+    contents_ = std::make_unique<BufferContents>(size, context.devices().size());
   if (flags & CL_MEM_USE_HOST_PTR)
     hostPtr_ = hostPtr;
   if (flags & CL_MEM_COPY_HOST_PTR) {
@@ -90,6 +92,13 @@ BufferObject::Storage *BufferObject::existingStorage(const Device &device) {
     if (storage->device == &device)
       return storage.get();
   return nullptr;
+}
+
+void BufferObject::addUse(Command &command, uint64_t offset, uint64_t size, ContentAccess access) {
+  if (!contents())
+    return;
+  const uint64_t begin = origin_ + offset;
+  command.bufferUses.push_back(BufferUse{&root(), begin, begin + size, access});
 }
 
 cl_int BufferObject::allocateEagerly() {

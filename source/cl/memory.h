@@ -15,6 +15,8 @@ namespace polymux::cl {
 
 class Context;
 class Device;
+struct Command;
+enum class ContentAccess : uint8_t;
 
 /// Where a memory object lives on one device: a mux buffer and the offset of
 /// this object inside it (non-zero for sub-buffers).
@@ -34,6 +36,9 @@ public:
   /// The storage of this object on `device`; allocates it on first use.
   /// Fails with CL_MEM_OBJECT_ALLOCATION_FAILURE-like errors.
   virtual llvm::Expected<BufferBinding> binding(Device &device) = 0;
+  /// Lists [offset, offset + size) of this object among the ranges `command`
+  /// uses (Command::bufferUses); a no-op in one-device contexts.
+  virtual void addUse(Command &command, uint64_t offset, uint64_t size, ContentAccess access) = 0;
 
   // clGetMemObjectInfo answers (defaults: a memory object with no host
   // pointer, parent, mappings or properties).

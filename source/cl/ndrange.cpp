@@ -164,7 +164,7 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   command.type = commandType;
   command.keepAlive.push_back(Ref<ObjectBase>(k));
   std::vector<mux::KernelArg> args;
-  if (cl_int code = k->deviceArgs(device, args, command.keepAlive); code != CL_SUCCESS)
+  if (cl_int code = k->deviceArgs(device, args, command); code != CL_SUCCESS)
     return code;
   if (empty) {
     command.record = [](mux::CommandBuffer &) { return llvm::Error::success(); };

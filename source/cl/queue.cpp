@@ -7,6 +7,7 @@
 #include "device.h"
 #include "event_impl.h"
 #include "info.h"
+#include "migration.h"
 
 namespace polymux::cl {
 
@@ -16,6 +17,14 @@ CommandQueue::~CommandQueue() = default;
 Context &CommandQueue::context() const { return *impl_->context; }
 Device &CommandQueue::device() const { return *impl_->device; }
 cl_command_queue_properties CommandQueue::properties() const { return impl_->properties; }
+
+Ref<CommandQueue> CommandQueue::createTransferQueue(Context &context, Device &device) {
+  auto impl = std::make_unique<Impl>();
+  impl->context = &context;
+  impl->device = &device;
+  impl->properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  return adopt(new CommandQueue(std::move(impl)));
+}
 
 cl_int CommandQueue::enqueue(Command command, cl_uint numEventsInWaitList, const cl_event *eventWaitList,
                              cl_event *event, bool blocking) {
@@ -31,14 +40,18 @@ cl_int CommandQueue::enqueue(Command command, cl_uint numEventsInWaitList, const
     waits.push_back(wait);
   }
 
-  // Commands nobody observes need no event.
+  // Commands nobody observes need no event; a command writing buffers of a
+  // multi-device context is observed by the migrations out of its device.
   Ref<Event> commandEvent;
-  if (event || blocking || command.onComplete)
+  if (event || blocking || command.onComplete || writesBuffers(command))
     commandEvent = createCommandEvent(*this, command.type);
   cl_int code;
   {
     SchedulerGuard guard;
-    code = submitCommand(*this, command, waits, commandEvent, guard);
+    if (command.bufferUses.empty())
+      code = submitCommand(*this, command, waits, commandEvent, guard);
+    else
+      code = submitWithMigrations(*this, command, waits, commandEvent, guard);
   }
   if (code != CL_SUCCESS)
     return code;
@@ -92,7 +105,8 @@ cl_command_queue createQueue(cl_context contextHandle, cl_device_id deviceHandle
     return fail(errcodeRet, CL_INVALID_VALUE); // CL_QUEUE_SIZE needs CL_QUEUE_ON_DEVICE
 
   auto impl = std::make_unique<CommandQueue::Impl>();
-  impl->context = Ref<Context>(context);
+  impl->context = context;
+  impl->contextOwner = Ref<Context>(context);
   impl->device = device;
   impl->properties = properties;
   impl->propertiesArray = std::move(array);

@@ -26,6 +26,10 @@ public:
   cl_int enqueue(Command command, cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event,
                  bool blocking = false);
 
+  /// A queue of the OpenCL layer itself (Context::transferQueue): out of
+  /// order, never seen by the application, and not holding `context`.
+  static Ref<CommandQueue> createTransferQueue(Context &context, Device &device);
+
   // Implementation details are private to queue.cpp (pimpl) so the batching
   // engine can change without touching every enqueue site.
   struct Impl;
