@@ -254,6 +254,30 @@ TEST_P(MultiDeviceTest, TransferPingPong) {
   }
 }
 
+TEST_P(MultiDeviceTest, OutOfOrderQueuesOrderMigrationsByEvents) {
+  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  for (size_t d = 0; d < deviceCount(); ++d) {
+    cl_int err = CL_SUCCESS;
+    queues_[d].reset(clCreateCommandQueueWithProperties(context_, devices_[d], properties, &err));
+    ASSERT_CL(err);
+  }
+  for (auto [a, b] : pairs()) {
+    SCOPED_TRACE("out-of-order queues, write on " + name(a) + ", copy on " + name(b));
+    Mem src = buffer();
+    Mem dst = buffer();
+    Event written = write(a, src, sequence(11, 3));
+    Event copied = copy(b, src, dst, written);
+    Event last = std::move(copied);
+    std::vector<cl_int> expected = sequence(11, 3);
+    if (runsKernels(a)) {
+      last = add(a, dst, -11, last);
+      expected = sequence(0, 3);
+    }
+    EXPECT_EQ(expected, read(b, dst, last));
+    EXPECT_EQ(sequence(11, 3), read(b, src, written));
+  }
+}
+
 TEST_P(MultiDeviceTest, KernelPingPong) {
   std::vector<size_t> kernelDevices;
   for (size_t d = 0; d < deviceCount(); ++d)
