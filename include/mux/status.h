@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 #include <system_error>
 
@@ -32,6 +33,9 @@ const char *statusName(Status status);
 struct Outcome {
   Status status = Status::Success;
   std::string detail;
+  /// Instructions the device retired running the command, on targets that
+  /// count them (simulators); 0 elsewhere.
+  uint64_t instructionsRetired = 0;
 
   Outcome() = default;
   Outcome(Status status, std::string detail = {}) : status(status), detail(std::move(detail)) {}

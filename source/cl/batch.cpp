@@ -63,6 +63,7 @@ void commandFinished(Event &event, const mux::Outcome &outcome) {
     impl.onComplete();
   if (result < 0 && result != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
     notifyDeviceFailure(*impl.context, outcome);
+  impl.instructionsRetired = outcome.instructionsRetired;
   if (impl.profiling) {
     // Published at batch completion, once the timestamps can be read.
     impl.commandResult.store(result, std::memory_order_release);

@@ -9,6 +9,8 @@
 #include "info.h"
 #include "queue.h"
 
+#include "CL/cl_ext_polymux.h"
+
 namespace polymux::cl {
 
 Event::Impl::Impl(Context &context, CommandQueue *queue, cl_command_type type)
@@ -238,6 +240,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event handle, cl_prof
   case CL_PROFILING_COMMAND_END:
   case CL_PROFILING_COMMAND_COMPLETE:
     break;
+  case CL_PROFILING_COMMAND_INSTRUCTIONS_RETIRED_POLYMUX:
+    // Only devices that count (cl_polymux_instruction_counters) know it.
+    if (!impl.queue || !impl.queue->device().hasExtension(CL_POLYMUX_INSTRUCTION_COUNTERS_EXTENSION_NAME))
+      return CL_INVALID_VALUE;
+    break;
   default:
     return CL_INVALID_VALUE;
   }
@@ -256,6 +263,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event handle, cl_prof
     break;
   case CL_PROFILING_COMMAND_START:
     value = impl.startNs;
+    break;
+  case CL_PROFILING_COMMAND_INSTRUCTIONS_RETIRED_POLYMUX:
+    value = impl.instructionsRetired;
     break;
   default: // END, COMPLETE (no child commands)
     value = impl.endNs;

@@ -60,6 +60,9 @@ struct Event::Impl {
   uint64_t startNs = 0;
   uint64_t endNs = 0;
   std::atomic<bool> timestampsValid{false};
+  /// mux::Outcome::instructionsRetired of the command, written before its
+  /// status is published (cl_polymux_instruction_counters).
+  uint64_t instructionsRetired = 0;
 
   // Under the scheduler lock (batch.h).
   std::shared_ptr<Batch> batch; ///< batch holding the command, until it completes
