@@ -1,0 +1,66 @@
+// What the simulated device reports to clGetDeviceInfo: everything comes
+// from its description and from what the shared CPU pipeline implements,
+// nothing from the machine the simulator runs on.
+#include "device.h"
+
+#include "compiler/cpu_capabilities.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace riscv_sim {
+
+mux::DeviceInfo describeDevice(const DeviceDescription &description) {
+  mux::DeviceInfo info;
+  info.name = description.name;
+  info.vendor = "Polymux";
+  info.vendorId = 0;
+  info.driverVersion = "0.1.0";
+  info.targetName = "riscv_sim";
+  info.type = mux::DeviceType::Accelerator;
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(description.summary()));
+  std::memcpy(info.uuid.data(), &hash.low64, 8);
+  std::memcpy(info.uuid.data() + 8, &hash.high64, 8);
+
+  info.computeUnits = description.harts;
+  info.maxClockMHz = description.clockMHz;
+  info.maxWorkItemDimensions = 3;
+  info.maxWorkGroupSize = description.maxWorkGroupSize;
+  info.maxWorkItemSizes = {info.maxWorkGroupSize, info.maxWorkGroupSize, info.maxWorkGroupSize};
+  info.preferredWorkGroupSizeMultiple = 1;
+  compiler::describeCpuPipelineCapabilities(info);
+
+  constexpr uint64_t kMiB = 1024 * 1024;
+  info.addressBits = 64;
+  info.littleEndian = true;
+  info.globalMemSize = description.dramSize;
+  info.maxMemAllocSize = std::max(info.globalMemSize / 4, 128 * kMiB);
+  info.globalMemCacheSize = 0;
+  info.globalMemCachelineSize = 64;
+  info.globalMemCacheReadWrite = true;
+  info.localMemSize = description.localMemSize;
+  // __local data lives in each hart's own memory, not in DRAM.
+  info.localMemDedicated = true;
+  info.maxConstantBufferSize = 64 * 1024 * 16;
+  info.maxConstantArgs = 16;
+  info.maxParameterSize = 1024;
+  info.memBaseAddrAlign = 128;
+  // The device has its own address space: application memory is copied.
+  info.hostUnifiedMemory = false;
+  info.printfBufferSize = 1 << 20;
+
+  // rv64gc has no vector registers: every width is one element.
+  info.preferredVectorWidth = {1, 1, 1, 1, 1, 1, 0};
+  info.nativeVectorWidth = info.preferredVectorWidth;
+  info.profilingTimerResolutionNs = 1;
+  // Program-scope variables live in the data segment of the program window,
+  // which they share with code and constants.
+  info.maxGlobalVariableSize = description.programSize / 4;
+  info.globalVariablePreferredTotalSize = info.maxGlobalVariableSize;
+  return info;
+}
+
+} // namespace riscv_sim

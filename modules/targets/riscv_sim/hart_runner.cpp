@@ -1,0 +1,85 @@
+#include "hart_runner.h"
+
+#include "device.h"
+#include "executable.h"
+
+#include "rv_interp/address_space.h"
+#include "rv_interp/hart.h"
+#include "rv_interp/program.h"
+
+#include <string>
+
+namespace riscv_sim {
+namespace {
+
+/// Instructions a hart runs between checks of whether its launch should
+/// stop early (another work-group faulted).
+constexpr uint64_t kSlice = uint64_t(1) << 24;
+
+} // namespace
+
+struct HartRunner::State {
+  AddressSpace memory;
+  const LoadedProgram &program;
+  uint64_t returnAddress;
+  uint64_t stackTop;
+  Hart hart;
+
+  State(const AddressSpace &space, const LoadedProgram &program, uint64_t returnAddress, uint64_t stackTop)
+      : memory(space), program(program), returnAddress(returnAddress), stackTop(stackTop),
+        hart(memory, program.code()) {}
+};
+
+HartRunner::HartRunner(Device &device, const LoadedProgram &program, unsigned hart) {
+  const DeviceDescription &description = device.description();
+  AddressSpace space;
+  for (const Segment &segment : program.segments())
+    space.map({segment.base, segment.size, segment.host.get(),
+               static_cast<uint8_t>(Read | (segment.writable ? Write : 0) | (segment.executable ? Execute : 0)),
+               segment.executable ? "program code" : segment.writable ? "program data" : "program constants"});
+  space.map({description.dramBase, description.dramSize, device.dram().host(), Read | Write, "DRAM"});
+  space.map({description.scratchBase, description.scratchSize, device.harts().scratch(hart), Read | Write,
+             "hart " + std::to_string(hart) + " local memory"});
+  state_ = std::make_unique<State>(space, program, description.returnAddress,
+                                   description.scratchBase + description.scratchSize);
+}
+
+HartRunner::~HartRunner() = default;
+
+GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, const std::atomic<bool> &abandon) {
+  HartState &registers = state_->hart.state();
+  for (uint64_t &reg : registers.x)
+    reg = 0;
+  registers.x[1] = state_->returnAddress; // ra
+  registers.x[2] = state_->stackTop;      // sp
+  registers.x[10] = args;                 // a0
+  registers.x[11] = info;                 // a1
+  registers.pc = entry;
+  registers.fcsr = 0;
+  GroupResult group;
+  for (;;) {
+    RunResult result = state_->hart.run(state_->returnAddress, kSlice);
+    group.instructions += result.instructionsRetired;
+    if (result.cause == StopCause::Returned) {
+      group.completed = true;
+      return group;
+    }
+    if (result.cause == StopCause::InstructionLimit) {
+      if (abandon.load(std::memory_order_relaxed)) {
+        group.trap = "abandoned: another work-group of the launch faulted";
+        return group;
+      }
+      continue;
+    }
+    group.trap = result.describe();
+    if (result.cause == StopCause::LoadAccessFault || result.cause == StopCause::StoreAccessFault) {
+      const Region *region = state_->memory.regionOf(result.address);
+      group.trap += region ? " (in " + region->name + ", which does not allow it)" : " (not mapped)";
+    }
+    if (result.cause == StopCause::EnvironmentCall)
+      group.trap = "unexpected environment call at pc " + std::to_string(result.pc);
+    return group;
+  }
+}
+
+} // namespace riscv_sim

@@ -1,0 +1,71 @@
+// One recorded ndrange on the simulated device: the launch laid out by the
+// shared planner (compiler/abi/cpu_launch_plan.h), its printf buffer in
+// DRAM, and the work-groups spread over the harts, each group one call of
+// the kernel's entry point on one hart.
+#pragma once
+
+#include "compiler/abi/cpu_launch_plan.h"
+#include "mux/support/host_command_buffer.h"
+#include "mux/support/host_memory.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+
+namespace riscv_sim {
+
+class Device;
+class Kernel;
+
+class KernelLaunch final : public mux::support::KernelLaunch {
+public:
+  /// InvalidArgument for a foreign kernel or buffer, a bad range or
+  /// argument; OutOfResources when the __local memory or the barrier state
+  /// does not fit a hart's local memory.
+  static llvm::Expected<std::unique_ptr<KernelLaunch>> create(Device &device, mux::Kernel &kernel,
+                                                              std::span<const mux::KernelArg> args,
+                                                              const mux::NDRange &range);
+  /// KernelFault when a hart trapped: the kernel, the work-group and the
+  /// trap (cause, pc, instruction, address).
+  mux::Outcome run() override;
+
+  /// Instructions the harts retired in the last run().
+  uint64_t instructionsRetired() const { return instructions_.load(std::memory_order_relaxed); }
+
+private:
+  KernelLaunch(Device &device, const Kernel &kernel, compiler::abi::CpuLaunchPlan plan);
+  static void runGroups(void *self, unsigned hart, std::byte *, uint64_t begin, uint64_t end);
+  void recordFault(std::string reason);
+  void flushPrintf();
+
+  Device &device_;
+  const Kernel &kernel_;
+  const compiler::abi::CpuLaunchPlan plan_;
+  /// Where things go in a hart's local memory (offsets from scratchBase).
+  uint64_t argsOffset_ = 0;
+  uint64_t localAreaOffset_ = 0;
+  uint64_t stateOffset_ = 0;
+  std::unique_ptr<mux::support::HostMemory> printfBuffer_; ///< in DRAM
+  std::atomic<bool> faulted_{false};
+  std::atomic<uint64_t> instructions_{0};
+  std::mutex faultMutex_;
+  std::string faultReason_;
+};
+
+/// The riscv_sim command buffer: shared transfers (DRAM is host memory),
+/// kernel launches on the harts.
+class CommandBuffer final : public mux::support::HostCommandBuffer {
+public:
+  explicit CommandBuffer(Device &device) : device_(device) {}
+
+protected:
+  llvm::Expected<std::unique_ptr<mux::support::KernelLaunch>>
+  createLaunch(mux::Kernel &kernel, std::span<const mux::KernelArg> args, const mux::NDRange &range) override;
+
+private:
+  Device &device_;
+};
+
+} // namespace riscv_sim
