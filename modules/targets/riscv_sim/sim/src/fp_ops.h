@@ -1,0 +1,153 @@
+// The F and D operations on operand bits. Arithmetic runs on the host FPU
+// in the current host rounding mode (the caller sets it) and leaves its
+// exception flags in the host flags; everything whose RISC-V flags differ
+// from what the host would raise is done with integer checks and
+// Environment::raise.
+#pragma once
+
+#include "fp_bits.h"
+#include "fp_environment.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace riscv_sim::sim::fp {
+
+template <class Float> inline BitsOf<Float> add(BitsOf<Float> a, BitsOf<Float> b) {
+  return fromHost<Float>(toHost<Float>(a) + toHost<Float>(b));
+}
+template <class Float> inline BitsOf<Float> subtract(BitsOf<Float> a, BitsOf<Float> b) {
+  return fromHost<Float>(toHost<Float>(a) - toHost<Float>(b));
+}
+template <class Float> inline BitsOf<Float> multiply(BitsOf<Float> a, BitsOf<Float> b) {
+  return fromHost<Float>(toHost<Float>(a) * toHost<Float>(b));
+}
+template <class Float> inline BitsOf<Float> divide(BitsOf<Float> a, BitsOf<Float> b) {
+  return fromHost<Float>(toHost<Float>(a) / toHost<Float>(b));
+}
+template <class Float> inline BitsOf<Float> squareRoot(BitsOf<Float> a) {
+  return fromHost<Float>(std::sqrt(toHost<Float>(a)));
+}
+
+template <class Float> constexpr BitsOf<Float> negate(BitsOf<Float> a) { return a ^ Format<Float>::signBit; }
+
+/// a * b + c with one rounding. RISC-V raises invalid for inf * 0 even when
+/// c is a quiet NaN, which hosts need not do.
+template <class Float>
+inline BitsOf<Float> fusedMultiplyAdd(Environment &env, BitsOf<Float> a, BitsOf<Float> b, BitsOf<Float> c) {
+  if ((isInfinity<Float>(a) && isZero<Float>(b)) || (isZero<Float>(a) && isInfinity<Float>(b)))
+    env.raise(Invalid);
+  return fromHost<Float>(std::fma(toHost<Float>(a), toHost<Float>(b), toHost<Float>(c)));
+}
+
+template <class Float> constexpr BitsOf<Float> injectSign(BitsOf<Float> a, BitsOf<Float> signSource) {
+  return (a & ~Format<Float>::signBit) | (signSource & Format<Float>::signBit);
+}
+
+/// fmin/fmax of the ratified F 2.2: a NaN operand yields the other one, two
+/// NaNs the canonical NaN, signalling NaNs raise invalid, -0 < +0.
+template <class Float> inline BitsOf<Float> minOrMax(Environment &env, BitsOf<Float> a, BitsOf<Float> b, bool max) {
+  if (isSignalingNaN<Float>(a) || isSignalingNaN<Float>(b))
+    env.raise(Invalid);
+  if (isNaN<Float>(a))
+    return isNaN<Float>(b) ? Format<Float>::canonicalNaN : b;
+  if (isNaN<Float>(b))
+    return a;
+  if (isZero<Float>(a) && isZero<Float>(b))
+    return max ? (a & b) : (a | b);
+  bool aLess = toHost<Float>(a) < toHost<Float>(b);
+  return aLess != max ? a : b;
+}
+
+enum class Comparison { Equal, Less, LessOrEqual };
+
+/// feq is quiet (invalid only for signalling NaNs), flt and fle signal on
+/// any NaN.
+template <class Float> inline uint64_t compare(Environment &env, BitsOf<Float> a, BitsOf<Float> b, Comparison kind) {
+  if (isNaN<Float>(a) || isNaN<Float>(b)) {
+    if (kind != Comparison::Equal || isSignalingNaN<Float>(a) || isSignalingNaN<Float>(b))
+      env.raise(Invalid);
+    return 0;
+  }
+  Float x = toHost<Float>(a), y = toHost<Float>(b);
+  switch (kind) {
+  case Comparison::Equal:
+    return x == y;
+  case Comparison::Less:
+    return x < y;
+  default:
+    return x <= y;
+  }
+}
+
+template <class Float> constexpr uint64_t classify(BitsOf<Float> a) {
+  constexpr BitsOf<Float> exponentMask = Format<Float>::exponentMask;
+  bool negative = isNegative<Float>(a);
+  BitsOf<Float> exponent = a & exponentMask;
+  if (isNaN<Float>(a))
+    return isSignalingNaN<Float>(a) ? 1u << 8 : 1u << 9;
+  if (isInfinity<Float>(a))
+    return negative ? 1u << 0 : 1u << 7;
+  if (isZero<Float>(a))
+    return negative ? 1u << 3 : 1u << 4;
+  if (exponent == 0)
+    return negative ? 1u << 2 : 1u << 5;
+  return negative ? 1u << 1 : 1u << 6;
+}
+
+/// `value` rounded to an integer in rounding mode `rm` (0..4), without
+/// raising any host flag; value is not a NaN.
+template <class Float> inline Float roundToIntegral(Float value, unsigned rm) {
+  switch (rm) {
+  case 0:
+    if constexpr (sizeof(Float) == 4)
+      return opaque(__builtin_roundevenf(opaque(value)));
+    else
+      return opaque(__builtin_roundeven(opaque(value)));
+  case 1:
+    return opaque(std::trunc(opaque(value)));
+  case 2:
+    return opaque(std::floor(opaque(value)));
+  case 3:
+    return opaque(std::ceil(opaque(value)));
+  default:
+    return opaque(std::round(opaque(value)));
+  }
+}
+
+/// fcvt.{w,wu,l,lu}.{s,d}: saturating, NaN converts to the largest value,
+/// invalid when out of range, inexact otherwise when not integral. 32-bit
+/// results are sign-extended.
+template <class Float, class Integer> inline uint64_t toInteger(Environment &env, BitsOf<Float> a, unsigned rm) {
+  using Limits = std::numeric_limits<Integer>;
+  constexpr Float lowest = static_cast<Float>(Limits::min());
+  // 2^bits or 2^(bits-1): exactly representable, unlike the largest value.
+  constexpr Float aboveHighest = static_cast<Float>(Limits::max() / 2 + 1) * 2;
+  auto signExtend = [](Integer v) -> uint64_t {
+    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<std::make_signed_t<Integer>>(v)));
+  };
+  if (isNaN<Float>(a)) {
+    env.raise(Invalid);
+    return signExtend(Limits::max());
+  }
+  Float value = toHost<Float>(a);
+  Float rounded = roundToIntegral(value, rm);
+  if (!(rounded >= lowest && rounded < aboveHighest)) {
+    env.raise(Invalid);
+    return signExtend(isNegative<Float>(a) ? Limits::min() : Limits::max());
+  }
+  if (rounded != value)
+    env.raise(Inexact);
+  return signExtend(static_cast<Integer>(opaque(rounded)));
+}
+
+/// fcvt.{s,d}.{w,wu,l,lu}: rounds in the host rounding mode.
+template <class Float, class Integer> inline BitsOf<Float> fromInteger(uint64_t value) {
+  return fromHost<Float>(static_cast<Float>(opaque(static_cast<Integer>(value))));
+}
+
+inline uint32_t narrow(uint64_t a) { return fromHost<float>(static_cast<float>(toHost<double>(a))); }
+inline uint64_t widen(uint32_t a) { return fromHost<double>(static_cast<double>(toHost<float>(a))); }
+
+} // namespace riscv_sim::sim::fp
