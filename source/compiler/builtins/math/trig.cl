@@ -92,7 +92,10 @@ typedef struct {
 static inline int __pmx_pi_split(double x, __private double *t) {
   double k = __builtin_rint(2.0 * x);
   *t = x - 0.5 * k; // exact: x is near k/2
-  return (int)((long)k & 3);
+  // From 2^62 on every double is a multiple of 4 (and x an even integer);
+  // converting such k to long would overflow, whose result differs between
+  // CPUs (x86-64 gives LONG_MIN, RISC-V saturates).
+  return __builtin_fabs(k) < 0x1p62 ? (int)((long)k & 3) : 0;
 }
 
 static inline __pmx_pi_reduced __pmx_pi_reduce(double x) {
