@@ -205,6 +205,13 @@ private:
       return builder_.CreateBitCast(value, real);
     if (auto *storage = storageOf(real); storage && bits(type) == bits(storage))
       return builder_.CreateShuffleVector(builder_.CreateBitCast(value, storage), {0, 1, 2});
+    // A register wider than the value (riscv64 passes a char3 in a 64-bit
+    // integer register): the value is its low bytes, as in memory.
+    if (bits(type) > bits(real)) {
+      llvm::Value *slot = builder_.CreateAlloca(type);
+      builder_.CreateStore(value, slot);
+      return builder_.CreateLoad(real, slot);
+    }
     return nullptr;
   }
 
@@ -218,6 +225,12 @@ private:
       return builder_.CreateBitCast(value, type);
     if (auto *storage = storageOf(real); storage && bits(type) == bits(storage))
       return builder_.CreateBitCast(builder_.CreateShuffleVector(value, {0, 1, 2, -1}), type);
+    if (bits(type) > bits(real)) {
+      llvm::Value *slot = builder_.CreateAlloca(type);
+      builder_.CreateStore(llvm::Constant::getNullValue(type), slot);
+      builder_.CreateStore(value, slot);
+      return builder_.CreateLoad(type, slot);
+    }
     return nullptr;
   }
 

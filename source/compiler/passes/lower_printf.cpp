@@ -104,6 +104,12 @@ public:
     if (call_.paramHasAttr(operand, llvm::Attribute::ByVal)) {
       arg.byValue = true;
       size = layout_.getTypeStoreSize(call_.getParamByValType(operand)).getFixedValue();
+    } else if (auto *copy = llvm::dyn_cast<llvm::AllocaInst>(value->stripPointerCasts());
+               copy && spec.vectorWidth != 0 && !isStar && copy->getAllocatedType()->isVectorTy()) {
+      // A vector passed by reference to the caller's copy (riscv64 passes
+      // vectors over 16 bytes so, variadic arguments included).
+      arg.byValue = true;
+      size = layout_.getTypeStoreSize(copy->getAllocatedType()).getFixedValue();
     } else if (type->isSized()) {
       size = layout_.getTypeStoreSize(type).getFixedValue();
     }
