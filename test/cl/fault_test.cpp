@@ -140,7 +140,7 @@ TEST_P(FaultTest, BadPointerFailsTheEvent) {
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
   Event event = enqueueBadPointer(queue_, out, n, 16);
   ASSERT_TRUE(event);
-  expectFailed(event, "bad_pointer", {"invalid memory access (SIGSEGV) at address 0x10"});
+  expectFailed(event, "bad_pointer", {"address 0x10"});
   // clFinish returns; the queue and another queue of the context still work.
   EXPECT_CL(clFinish(queue_));
   expectGoodKernelWorks(queue_);
@@ -182,7 +182,7 @@ TEST_P(FaultTest, EveryWorkItemFaults) {
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
   Event event = enqueueBadPointer(queue_, out, n, 1);
   ASSERT_TRUE(event);
-  expectFailed(event, "bad_pointer", {"invalid memory access (SIGSEGV) at address 0x10"});
+  expectFailed(event, "bad_pointer", {"address 0x10"});
   EXPECT_CL(clFinish(queue_));
   expectGoodKernelWorks(queue_);
 }
