@@ -64,7 +64,12 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info) {
 }
 
 std::vector<std::string> clExtensionsFor(const mux::DeviceInfo &info) {
-  std::vector<std::string> extensions = info.extensions;
+  // Polymux's own runtime extensions have no OpenCL C side: Clang does not
+  // know them.
+  std::vector<std::string> extensions;
+  for (const std::string &extension : info.extensions)
+    if (!extension.starts_with("cl_polymux_"))
+      extensions.push_back(extension);
   auto add = [&](const std::string &name) {
     if (std::find(extensions.begin(), extensions.end(), name) == extensions.end())
       extensions.push_back(name);

@@ -32,7 +32,7 @@ SECTIONS {
 std::string DeviceDescription::summary() const {
   std::ostringstream text;
   text << name << " harts " << harts << " return " << returnAddress << " program " << programBase << "+"
-       << programSize << " scratch " << scratchBase << "+" << scratchSize << " stack " << stackSize << " local "
+       << programSize << " scratch " << scratchBase << "+" << scratchSize << " stack " << stackSize << " guard " << stackGuardSize << " local "
        << localMemSize << " dram " << dramBase << "+" << dramSize << " clock " << clockMHz << " wg "
        << maxWorkGroupSize;
   return text.str();

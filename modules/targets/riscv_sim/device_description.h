@@ -12,7 +12,8 @@
 //   [scratchBase, +scratchSize) 0x2000_0000  each hart's own local memory
 //                                           (TCDM): WorkGroupInfo, packed
 //                                           arguments, __local area, barrier
-//                                           state; the stack at the top
+//                                           state; an unmapped 64 KiB guard,
+//                                           then the 1 MiB stack at the top
 //   [dramBase, +dramSize)      0x8000_0000  DRAM, shared by all harts:
 //                                           buffers and printf buffers
 #pragma once
@@ -33,6 +34,8 @@ struct DeviceDescription {
   uint64_t scratchSize = 16ull << 20;
   /// Top part of the scratch window reserved for the hart's stack.
   uint64_t stackSize = 1ull << 20;
+  /// Unmapped gap below the stack: an overflow traps there.
+  uint64_t stackGuardSize = 64 * 1024;
   /// __local memory per work-group (CL_DEVICE_LOCAL_MEM_SIZE).
   uint64_t localMemSize = 64 * 1024;
   uint64_t dramBase = 0x8000'0000;

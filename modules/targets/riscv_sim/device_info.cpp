@@ -32,6 +32,8 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.maxWorkItemSizes = {info.maxWorkGroupSize, info.maxWorkGroupSize, info.maxWorkGroupSize};
   info.preferredWorkGroupSizeMultiple = 1;
   compiler::describeCpuPipelineCapabilities(info);
+  // Launches report the instructions the harts retired (kernel_launch.cpp).
+  info.extensions.push_back("cl_polymux_instruction_counters");
 
   constexpr uint64_t kMiB = 1024 * 1024;
   info.addressBits = 64;

@@ -23,6 +23,7 @@ struct HartRunner::State {
   const LoadedProgram &program;
   uint64_t returnAddress;
   uint64_t stackTop;
+  uint64_t stackBottom = 0;
   Hart hart;
 
   State(const AddressSpace &space, const LoadedProgram &program, uint64_t returnAddress, uint64_t stackTop)
@@ -38,10 +39,17 @@ HartRunner::HartRunner(Device &device, const LoadedProgram &program, unsigned ha
                static_cast<uint8_t>(Read | (segment.writable ? Write : 0) | (segment.executable ? Execute : 0)),
                segment.executable ? "program code" : segment.writable ? "program data" : "program constants"});
   space.map({description.dramBase, description.dramSize, device.dram().host(), Read | Write, "DRAM"});
-  space.map({description.scratchBase, description.scratchSize, device.harts().scratch(hart), Read | Write,
+  // The hart's local memory, with an unmapped guard between its data and
+  // its stack so that a stack overflow traps instead of overwriting data.
+  const uint64_t stackBottom = description.scratchBase + description.scratchSize - description.stackSize;
+  const uint64_t dataSize = description.scratchSize - description.stackSize - description.stackGuardSize;
+  std::byte *scratch = device.harts().scratch(hart);
+  space.map({description.scratchBase, dataSize, scratch, Read | Write,
              "hart " + std::to_string(hart) + " local memory"});
-  state_ = std::make_unique<State>(space, program, description.returnAddress,
-                                   description.scratchBase + description.scratchSize);
+  space.map({stackBottom, description.stackSize, scratch + (stackBottom - description.scratchBase), Read | Write,
+             "hart " + std::to_string(hart) + " stack"});
+  state_ = std::make_unique<State>(space, program, description.returnAddress, stackBottom + description.stackSize);
+  state_->stackBottom = stackBottom;
 }
 
 HartRunner::~HartRunner() = default;
@@ -75,9 +83,13 @@ GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, c
     if (result.cause == StopCause::LoadAccessFault || result.cause == StopCause::StoreAccessFault) {
       const Region *region = state_->memory.regionOf(result.address);
       group.trap += region ? " (in " + region->name + ", which does not allow it)" : " (not mapped)";
+      if (registers.x[2] < state_->stackBottom) // sp left the stack
+        group.trap = "stack overflow: the work-item stack of " +
+                     std::to_string((state_->stackTop - state_->stackBottom) >> 10) + " KiB is exhausted (" +
+                     group.trap + ")";
     }
     if (result.cause == StopCause::EnvironmentCall)
-      group.trap = "unexpected environment call at pc " + std::to_string(result.pc);
+      group.trap = "unexpected environment call (" + group.trap + ")";
     return group;
   }
 }

@@ -64,12 +64,13 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(Device &devic
   launch->localAreaOffset_ = alignTo(launch->argsOffset_ + laid.argsSize(), kAlignment);
   launch->stateOffset_ = alignTo(launch->localAreaOffset_ + laid.localAreaSize(), kAlignment);
   uint64_t needed = launch->stateOffset_ + laid.workItemStateSize();
-  if (needed > description.scratchSize - description.stackSize)
+  const uint64_t available = description.scratchSize - description.stackSize - description.stackGuardSize;
+  if (needed > available)
     return mux::makeError(mux::Status::OutOfResources,
                           "kernel '" + info.name + "' needs " + std::to_string(needed) +
                               " bytes of hart local memory for its arguments, __local data and barrier state; "
                               "the device has " +
-                              std::to_string(description.scratchSize - description.stackSize));
+                              std::to_string(available));
   if (laid.printfBufferSize()) {
     auto buffer = mux::support::HostMemory::allocate(laid.printfBufferSize(), kAlignment,
                                                      mux::support::kHostMemoryProperties, device.dram());
@@ -94,11 +95,14 @@ mux::Outcome KernelLaunch::run() {
   if (!device_.harts().parallelFor(plan_.groupCount(), &KernelLaunch::runGroups, this))
     return mux::Status::OutOfMemory;
   flushPrintf(); // what was printed before a fault is still shown
-  if (!faulted_.load(std::memory_order_relaxed))
-    return mux::Status::Success;
-  std::lock_guard lock(faultMutex_);
-  return mux::Outcome(mux::Status::KernelFault, "kernel '" + kernel_.name() + "' faulted on device '" +
-                                                    device_.info().name + "': " + faultReason_);
+  mux::Outcome outcome;
+  if (faulted_.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(faultMutex_);
+    outcome = mux::Outcome(mux::Status::KernelFault, "kernel '" + kernel_.name() + "' faulted on device '" +
+                                                         device_.info().name + "': " + faultReason_);
+  }
+  outcome.instructionsRetired = instructions_.load(std::memory_order_relaxed);
+  return outcome;
 }
 
 void KernelLaunch::recordFault(std::string reason) {
@@ -154,9 +158,9 @@ void KernelLaunch::runGroups(void *self, unsigned hart, std::byte *, uint64_t be
     if (!result.completed) {
       if (launch.faulted_.load(std::memory_order_relaxed))
         break; // abandoned: the first fault is the one reported
-      launch.recordFault("work-group (" + std::to_string(info.groupId[0]) + ", " + std::to_string(info.groupId[1]) +
-                         ", " + std::to_string(info.groupId[2]) + ") on hart " + std::to_string(hart) + ": " +
-                         result.trap);
+      launch.recordFault(result.trap + " in work-group (" + std::to_string(info.groupId[0]) + ", " +
+                         std::to_string(info.groupId[1]) + ", " + std::to_string(info.groupId[2]) + ") on hart " +
+                         std::to_string(hart));
       break;
     }
     if (launch.faulted_.load(std::memory_order_relaxed))

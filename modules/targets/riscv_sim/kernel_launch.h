@@ -28,11 +28,9 @@ public:
                                                               std::span<const mux::KernelArg> args,
                                                               const mux::NDRange &range);
   /// KernelFault when a hart trapped: the kernel, the work-group and the
-  /// trap (cause, pc, instruction, address).
+  /// trap (cause, pc, instruction, address). The outcome carries the
+  /// instructions every hart retired (cl_polymux_instruction_counters).
   mux::Outcome run() override;
-
-  /// Instructions the harts retired in the last run().
-  uint64_t instructionsRetired() const { return instructions_.load(std::memory_order_relaxed); }
 
 private:
   KernelLaunch(Device &device, const Kernel &kernel, compiler::abi::CpuLaunchPlan plan);

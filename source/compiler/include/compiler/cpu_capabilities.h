@@ -17,8 +17,9 @@ namespace compiler {
 /// mode, denormals and fma; single divide and sqrt correctly rounded).
 void describeCpuPipelineCapabilities(mux::DeviceInfo &info);
 
-/// The -cl-ext list of a device: its extensions plus the OpenCL C 3.0
-/// feature macros its capabilities imply.
+/// The -cl-ext list of a device: its extensions (but Polymux's own runtime
+/// extensions, cl_polymux_*) plus the OpenCL C 3.0 feature macros its
+/// capabilities imply.
 std::vector<std::string> clExtensionsFor(const mux::DeviceInfo &info);
 
 } // namespace compiler

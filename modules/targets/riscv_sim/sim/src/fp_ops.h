@@ -116,6 +116,20 @@ template <class Float> inline Float roundToIntegral(Float value, unsigned rm) {
   }
 }
 
+/// An integral value in (-2^63, 2^64) as the two's-complement integer,
+/// using integer arithmetic above 2^63: the compiler's own conversion of
+/// large unsigned values may compute x - 2^63 for every x and raise inexact.
+template <class Float> inline uint64_t integralToUnsigned(Float value) {
+  constexpr Float twoTo63 = 9223372036854775808.0;
+  if (!(value >= twoTo63))
+    return static_cast<uint64_t>(static_cast<int64_t>(opaque(value)));
+  using F = Format<Float>;
+  BitsOf<Float> bits = std::bit_cast<BitsOf<Float>>(value);
+  int shift = static_cast<int>((bits & F::exponentMask) >> F::mantissaBits) - F::bias - F::mantissaBits;
+  uint64_t significand = (bits & ((BitsOf<Float>(1) << F::mantissaBits) - 1)) | (BitsOf<Float>(1) << F::mantissaBits);
+  return significand << shift;
+}
+
 /// fcvt.{w,wu,l,lu}.{s,d}: saturating, NaN converts to the largest value,
 /// invalid when out of range, inexact otherwise when not integral. 32-bit
 /// results are sign-extended.
@@ -139,7 +153,7 @@ template <class Float, class Integer> inline uint64_t toInteger(Environment &env
   }
   if (rounded != value)
     env.raise(Inexact);
-  return signExtend(static_cast<Integer>(opaque(rounded)));
+  return signExtend(static_cast<Integer>(integralToUnsigned<Float>(rounded)));
 }
 
 /// fcvt.{s,d}.{w,wu,l,lu}: rounds in the host rounding mode.
