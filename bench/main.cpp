@@ -5,10 +5,17 @@
 //
 //   polymux-bench [--quick]
 //
+//   polymux-bench --simulator-rates
+//                      only the simulated-instruction rates of the Polymux
+//                      devices that count instructions (scripts/bench runs
+//                      it with 1 and 2 harts for the scaling)
+//
 // Timings never fail the run; the exit status is non-zero only when a
-// workload's result was wrong or an OpenCL call failed.
+// workload's result was wrong or an OpenCL call failed. Simulated devices
+// (cl_polymux_instruction_counters) run the --quick sizes.
 #include "bench_cl.h"
 #include "math_workloads.h"
+#include "sim_workloads.h"
 #include "workloads.h"
 
 #include <cstdio>
@@ -27,6 +34,7 @@ struct Column {
   bool polymux = false;
   bench::Figure latency, write, read, triad;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
+  bench::Figure simCompute, simMemory; ///< simulated devices only
 };
 
 std::string formatFigure(const bench::Figure &figure) {
@@ -34,6 +42,14 @@ std::string formatFigure(const bench::Figure &figure) {
     return figure.wrong ? "WRONG" : figure.unsupported ? "n/a" : "error";
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", *figure.value);
+  return text;
+}
+
+std::string perUnit(const bench::Figure &figure, unsigned units) {
+  if (!figure.value || units == 0)
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", *figure.value / units);
   return text;
 }
 
@@ -51,6 +67,8 @@ std::vector<const bench::Figure *> figures(const Column &column) {
   std::vector<const bench::Figure *> all = {&column.latency, &column.write, &column.read, &column.triad};
   for (const bench::Figure &figure : column.math)
     all.push_back(&figure);
+  all.push_back(&column.simCompute);
+  all.push_back(&column.simMemory);
   return all;
 }
 
@@ -72,6 +90,8 @@ void printTable(const std::vector<Column> &columns) {
                                      "clEnqueueReadBuffer bandwidth (GB/s, best)", "STREAM triad a=b+s*c (GB/s, best)"};
   for (const bench::MathCase &math : bench::mathCases())
     labels.push_back(std::string(math.label) + " (Melem/s, best)");
+  labels.push_back("simulated instructions, compute-bound (M/s, device)");
+  labels.push_back("simulated instructions, memory-bound (M/s, device)");
 
   char header[32];
   std::printf("\n%-60s", "workload");
@@ -96,23 +116,58 @@ void printTable(const std::vector<Column> &columns) {
     std::printf("(no ratio: needs a Polymux device and another platform's device)\n");
 }
 
+bench::Sizes quickSizes() {
+  bench::Sizes sizes;
+  sizes.latencyRuns = 200;
+  sizes.transferBytes = size_t{32} << 20;
+  sizes.transferRuns = 3;
+  sizes.triadElements = size_t{1} << 22;
+  sizes.triadRuns = 3;
+  sizes.mathElements = size_t{1} << 18;
+  sizes.mathRuns = 2;
+  return sizes;
+}
+
+/// Prints the simulated-instruction rates of every counting Polymux device.
+int printSimulatorRates(const std::vector<cl_platform_id> &platforms) {
+  bool failed = false;
+  for (cl_platform_id platform : platforms) {
+    if (bench::platformName(platform) != kPolymuxPlatform)
+      continue;
+    cl_uint count = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS)
+      continue;
+    std::vector<cl_device_id> devices(count);
+    bench::check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr), "clGetDeviceIDs");
+    for (cl_device_id device : devices) {
+      if (!bench::countsInstructions(device))
+        continue;
+      bench::DeviceSession session(platform, device);
+      bench::SimulatorRates rates = bench::simulatorRates(session, 3);
+      std::printf("%s, %u harts: compute-bound %s M instr/s (%s per hart), memory-bound %s M instr/s (%s per hart)\n",
+                  bench::deviceName(device).c_str(), rates.computeUnits, formatFigure(rates.compute).c_str(),
+                  perUnit(rates.compute, rates.computeUnits).c_str(), formatFigure(rates.memory).c_str(),
+                  perUnit(rates.memory, rates.computeUnits).c_str());
+      failed |= !rates.compute.value || !rates.memory.value;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   // Line-buffered even into a pipe: a run killed by a timeout still shows how far it got.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   bench::Sizes sizes;
+  bool simulatorRatesOnly = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
-      sizes.latencyRuns = 200;
-      sizes.transferBytes = size_t{32} << 20;
-      sizes.transferRuns = 3;
-      sizes.triadElements = size_t{1} << 22;
-      sizes.triadRuns = 3;
-      sizes.mathElements = size_t{1} << 18;
-      sizes.mathRuns = 2;
+      sizes = quickSizes();
+    } else if (std::strcmp(argv[i], "--simulator-rates") == 0) {
+      simulatorRatesOnly = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick | --simulator-rates]\n", argv[0]);
       return 2;
     }
   }
@@ -124,6 +179,8 @@ int main(int argc, char **argv) {
   }
   std::vector<cl_platform_id> platforms(platformCount);
   bench::check(clGetPlatformIDs(platformCount, platforms.data(), nullptr), "clGetPlatformIDs");
+  if (simulatorRatesOnly)
+    return printSimulatorRates(platforms);
 
   std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB, math %zu elements\n", sizes.latencyRuns,
               sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20, sizes.mathElements);
@@ -142,15 +199,24 @@ int main(int argc, char **argv) {
       column.device = bench::deviceName(device);
       column.polymux = platformName == kPolymuxPlatform;
       std::fprintf(stderr, "running on %s: %s\n", column.platform.c_str(), column.device.c_str());
+      const bool simulated = bench::countsInstructions(device);
+      const bench::Sizes deviceSizes = simulated ? quickSizes() : sizes;
+      column.simCompute.unsupported = column.simMemory.unsupported = !simulated;
       try {
         bench::DeviceSession session(platform, device);
-        column.latency = bench::launchLatencyUs(session, sizes);
-        auto transfer = bench::transferBandwidth(session, sizes);
+        column.latency = bench::launchLatencyUs(session, deviceSizes);
+        auto transfer = bench::transferBandwidth(session, deviceSizes);
         column.write = transfer.write;
         column.read = transfer.read;
-        column.triad = bench::triadBandwidth(session, sizes);
+        column.triad = bench::triadBandwidth(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
-          column.math.push_back(bench::mathThroughput(session, math, sizes.mathElements, sizes.mathRuns));
+          column.math.push_back(
+              bench::mathThroughput(session, math, deviceSizes.mathElements, deviceSizes.mathRuns));
+        if (simulated) {
+          bench::SimulatorRates rates = bench::simulatorRates(session, 3);
+          column.simCompute = rates.compute;
+          column.simMemory = rates.memory;
+        }
       } catch (const bench::ClError &error) {
         column.latency.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
       }
