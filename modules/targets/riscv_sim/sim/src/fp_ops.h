@@ -96,24 +96,48 @@ template <class Float> constexpr uint64_t classify(BitsOf<Float> a) {
   return negative ? 1u << 1 : 1u << 6;
 }
 
-/// `value` rounded to an integer in rounding mode `rm` (0..4), without
-/// raising any host flag; value is not a NaN.
+/// `value` rounded to an integer in rounding mode `rm` (0..4), in integer
+/// arithmetic: GCC expands trunc and floor inline with conversions that
+/// raise inexact. `value` is not a NaN; the sign of a zero result is kept.
 template <class Float> inline Float roundToIntegral(Float value, unsigned rm) {
+  using F = Format<Float>;
+  using Bits = BitsOf<Float>;
+  Bits bits = std::bit_cast<Bits>(value);
+  Bits sign = bits & F::signBit, magnitude = bits & ~F::signBit;
+  int exponent = static_cast<int>(magnitude >> F::mantissaBits) - F::bias;
+  if (exponent >= F::mantissaBits)
+    return value; // integral already, or infinite
+  Bits integerPart, remainder, half;
+  if (exponent < 0) { // |value| < 1: compare the magnitude with 0.5
+    integerPart = 0;
+    remainder = magnitude;
+    half = std::bit_cast<Bits>(static_cast<Float>(0.5));
+  } else {
+    int fractionBits = F::mantissaBits - exponent;
+    Bits significand = (magnitude & ((Bits(1) << F::mantissaBits) - 1)) | (Bits(1) << F::mantissaBits);
+    integerPart = significand >> fractionBits;
+    remainder = significand & ((Bits(1) << fractionBits) - 1);
+    half = Bits(1) << (fractionBits - 1);
+  }
+  bool awayFromZero = false;
   switch (rm) {
   case 0:
-    if constexpr (sizeof(Float) == 4)
-      return opaque(__builtin_roundevenf(opaque(value)));
-    else
-      return opaque(__builtin_roundeven(opaque(value)));
+    awayFromZero = remainder > half || (remainder == half && (integerPart & 1));
+    break;
   case 1:
-    return opaque(std::trunc(opaque(value)));
+    break;
   case 2:
-    return opaque(std::floor(opaque(value)));
+    awayFromZero = sign && remainder;
+    break;
   case 3:
-    return opaque(std::ceil(opaque(value)));
+    awayFromZero = !sign && remainder;
+    break;
   default:
-    return opaque(std::round(opaque(value)));
+    awayFromZero = remainder >= half;
+    break;
   }
+  Bits rounded = std::bit_cast<Bits>(static_cast<Float>(integerPart + (awayFromZero ? 1 : 0)));
+  return std::bit_cast<Float>(rounded | sign);
 }
 
 /// An integral value in (-2^63, 2^64) as the two's-complement integer,
