@@ -21,12 +21,15 @@ void check(const Expected &e) {
   DecodedInstruction d = decode(e.bits);
   SCOPED_TRACE(e.assembly);
   EXPECT_EQ(d.op, e.op) << mnemonic(d.op);
-  if (e.rd >= 0)
+  if (e.rd >= 0) {
     EXPECT_EQ(d.rd, e.rd);
-  if (e.rs1 >= 0)
+  }
+  if (e.rs1 >= 0) {
     EXPECT_EQ(d.rs1, e.rs1);
-  if (e.rs2 >= 0)
+  }
+  if (e.rs2 >= 0) {
     EXPECT_EQ(d.rs2, e.rs2);
+  }
   EXPECT_EQ(d.imm, e.imm);
   EXPECT_EQ(d.length, instructionLength(static_cast<uint16_t>(e.bits)));
 }

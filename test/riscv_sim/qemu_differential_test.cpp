@@ -156,12 +156,12 @@ testing::AssertionResult runSimulator(const Program &program, std::vector<uint8_
 
 std::string registerName(uint64_t offset) {
   if (offset < 256)
-    return "x" + std::to_string(offset / 8);
+    return std::string("x").append(std::to_string(offset / 8));
   if (offset < 512)
-    return "f" + std::to_string((offset - 256) / 8);
+    return std::string("f").append(std::to_string((offset - 256) / 8));
   if (offset < 520)
     return "fcsr";
-  return "scratch+" + std::to_string(offset - (scratchOffset - outputOffset));
+  return std::string("scratch+").append(std::to_string(offset - (scratchOffset - outputOffset)));
 }
 
 std::string listing(const Program &program) {

@@ -18,11 +18,14 @@ constexpr OpcodeInfo opcodeInfo[] = {
 };
 static_assert(std::size(opcodeInfo) == static_cast<size_t>(Opcode::Count));
 
-std::string integerRegister(unsigned index) { return "x" + std::to_string(index); }
-std::string floatRegister(unsigned index) { return "f" + std::to_string(index); }
+// Appending instead of `"x" + std::to_string(...)` avoids GCC 12's false
+// -Wrestrict warning on that form.
+std::string prefixed(const char *prefix, int64_t number) { return std::string(prefix).append(std::to_string(number)); }
+std::string integerRegister(unsigned index) { return prefixed("x", index); }
+std::string floatRegister(unsigned index) { return prefixed("f", index); }
 
 std::string relativeTarget(int32_t offset) {
-  return offset < 0 ? ". - " + std::to_string(-static_cast<int64_t>(offset)) : ". + " + std::to_string(offset);
+  return offset < 0 ? prefixed(". - ", -int64_t{offset}) : prefixed(". + ", offset);
 }
 
 std::string operand(char letter, const DecodedInstruction &d) {
@@ -46,7 +49,7 @@ std::string operand(char letter, const DecodedInstruction &d) {
       return std::to_string(static_cast<uint32_t>(d.imm) >> 12);
     return std::to_string(d.imm);
   case 'm':
-    return std::to_string(d.imm) + "(" + integerRegister(d.rs1) + ")";
+    return std::to_string(d.imm).append("(").append(integerRegister(d.rs1)).append(")");
   case 'b':
     return relativeTarget(d.imm);
   case 'c':
@@ -54,7 +57,7 @@ std::string operand(char letter, const DecodedInstruction &d) {
   case 'u':
     return std::to_string(d.rs1);
   case 'A':
-    return "(" + integerRegister(d.rs1) + ")";
+    return std::string("(").append(integerRegister(d.rs1)).append(")");
   default:
     return "?";
   }
@@ -71,7 +74,7 @@ std::string disassemble(uint32_t bits) {
   std::string text = mnemonic(d.op);
   const char *pattern = operandPattern(d.op);
   for (size_t i = 0; pattern[i]; ++i)
-    text += (i == 0 ? " " : ", ") + operand(pattern[i], d);
+    text.append(i == 0 ? " " : ", ").append(operand(pattern[i], d));
   return text;
 }
 

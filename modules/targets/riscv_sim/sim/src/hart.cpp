@@ -26,7 +26,7 @@ RunResult Hart::run(uint64_t returnAddress, uint64_t limit) {
   std::copy(std::begin(state_.x), std::end(state_.x), x);
   x[0] = 0;
   e.frm = (state_.fcsr >> 5) & 7;
-  fpu.enter(e.frm < 4 ? e.frm : RoundNearestEven);
+  fpu.enter(e.frm < 4 ? e.frm : unsigned{RoundNearestEven});
   fpu.setFlags(state_.fcsr & 0x1f);
   e.data.reset();
 
