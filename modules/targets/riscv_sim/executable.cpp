@@ -101,7 +101,8 @@ llvm::Expected<std::shared_ptr<LoadedProgram>> LoadedProgram::load(std::span<con
     }
   if (!code)
     return invalid("no executable segment");
-  program->code_ = std::make_unique<DecodedProgram>(code->base, code->host.get(), code->size);
+  program->code_ = sim::DecodedCode::decode(
+      {code->base, code->size, code->host.get(), sim::Read | sim::Execute, "program code"});
   for (const compiler::CpuKernelBinaryInfo &kernel : program->binary_.kernels)
     if (!program->entryOf(kernel.name))
       return invalid("kernel '" + kernel.name + "' has no entry point");

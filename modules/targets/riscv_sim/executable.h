@@ -5,7 +5,7 @@
 #include "device_description.h"
 
 #include "compiler/cpu_binary.h"
-#include "rv_interp/program.h"
+#include "riscv_sim/decoded_code.h"
 #include "mux/executable.h"
 
 #include <cstddef>
@@ -43,12 +43,12 @@ public:
   const compiler::CpuBinary &binary() const { return binary_; }
   /// Guest address of `__polymux_entry_<name>`, or 0.
   uint64_t entryOf(std::string_view name) const;
-  /// The executable segment, decoded once for every hart.
-  const DecodedProgram &code() const { return *code_; }
+  /// The executable segment, decoded once for every hart that runs it.
+  const std::shared_ptr<const sim::DecodedCode> &code() const { return code_; }
 
 private:
   std::vector<Segment> segments_;
-  std::unique_ptr<DecodedProgram> code_;
+  std::shared_ptr<const sim::DecodedCode> code_;
   compiler::CpuBinary binary_;
   std::vector<std::pair<std::string, uint64_t>> entries_;
 };

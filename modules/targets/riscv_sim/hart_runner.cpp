@@ -3,9 +3,8 @@
 #include "device.h"
 #include "executable.h"
 
-#include "rv_interp/address_space.h"
-#include "rv_interp/hart.h"
-#include "rv_interp/program.h"
+#include "riscv_sim/address_space.h"
+#include "riscv_sim/hart.h"
 
 #include <string>
 
@@ -18,17 +17,20 @@ constexpr uint64_t kSlice = uint64_t(1) << 24;
 
 } // namespace
 
+using sim::AddressSpace;
+using sim::Region;
+using sim::StopReason;
+
 struct HartRunner::State {
   AddressSpace memory;
   const LoadedProgram &program;
   uint64_t returnAddress;
   uint64_t stackTop;
   uint64_t stackBottom = 0;
-  Hart hart;
+  sim::Hart hart;
 
-  State(const AddressSpace &space, const LoadedProgram &program, uint64_t returnAddress, uint64_t stackTop)
-      : memory(space), program(program), returnAddress(returnAddress), stackTop(stackTop),
-        hart(memory, program.code()) {}
+  State(AddressSpace space, const LoadedProgram &program, uint64_t returnAddress, uint64_t stackTop)
+      : memory(std::move(space)), program(program), returnAddress(returnAddress), stackTop(stackTop), hart(memory) {}
 };
 
 HartRunner::HartRunner(Device &device, const LoadedProgram &program, unsigned hart) {
@@ -36,26 +38,29 @@ HartRunner::HartRunner(Device &device, const LoadedProgram &program, unsigned ha
   AddressSpace space;
   for (const Segment &segment : program.segments())
     space.map({segment.base, segment.size, segment.host.get(),
-               static_cast<uint8_t>(Read | (segment.writable ? Write : 0) | (segment.executable ? Execute : 0)),
-               segment.executable ? "program code" : segment.writable ? "program data" : "program constants"});
-  space.map({description.dramBase, description.dramSize, device.dram().host(), Read | Write, "DRAM"});
+               static_cast<uint8_t>(sim::Read | (segment.writable ? sim::Write : 0) |
+                                    (segment.executable ? sim::Execute : 0)),
+               segment.executable ? "program code" : segment.writable ? "program data" : "program constants"},
+              segment.executable ? program.code() : nullptr);
+  space.map({description.dramBase, description.dramSize, device.dram().host(), sim::Read | sim::Write, "DRAM"});
   // The hart's local memory, with an unmapped guard between its data and
   // its stack so that a stack overflow traps instead of overwriting data.
   const uint64_t stackBottom = description.scratchBase + description.scratchSize - description.stackSize;
   const uint64_t dataSize = description.scratchSize - description.stackSize - description.stackGuardSize;
   std::byte *scratch = device.harts().scratch(hart);
-  space.map({description.scratchBase, dataSize, scratch, Read | Write,
+  space.map({description.scratchBase, dataSize, scratch, sim::Read | sim::Write,
              "hart " + std::to_string(hart) + " local memory"});
-  space.map({stackBottom, description.stackSize, scratch + (stackBottom - description.scratchBase), Read | Write,
-             "hart " + std::to_string(hart) + " stack"});
-  state_ = std::make_unique<State>(space, program, description.returnAddress, stackBottom + description.stackSize);
+  space.map({stackBottom, description.stackSize, scratch + (stackBottom - description.scratchBase),
+             sim::Read | sim::Write, "hart " + std::to_string(hart) + " stack"});
+  state_ = std::make_unique<State>(std::move(space), program, description.returnAddress,
+                                   stackBottom + description.stackSize);
   state_->stackBottom = stackBottom;
 }
 
 HartRunner::~HartRunner() = default;
 
 GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, const std::atomic<bool> &abandon) {
-  HartState &registers = state_->hart.state();
+  sim::HartState &registers = state_->hart.state();
   for (uint64_t &reg : registers.x)
     reg = 0;
   registers.x[1] = state_->returnAddress; // ra
@@ -66,13 +71,13 @@ GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, c
   registers.fcsr = 0;
   GroupResult group;
   for (;;) {
-    RunResult result = state_->hart.run(state_->returnAddress, kSlice);
+    sim::RunResult result = state_->hart.run(state_->returnAddress, kSlice);
     group.instructions += result.instructionsRetired;
-    if (result.cause == StopCause::Returned) {
+    if (result.cause == StopReason::Returned) {
       group.completed = true;
       return group;
     }
-    if (result.cause == StopCause::InstructionLimit) {
+    if (result.cause == StopReason::InstructionLimit) {
       if (abandon.load(std::memory_order_relaxed)) {
         group.trap = "abandoned: another work-group of the launch faulted";
         return group;
@@ -80,15 +85,15 @@ GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, c
       continue;
     }
     group.trap = result.describe();
-    if (result.cause == StopCause::LoadAccessFault || result.cause == StopCause::StoreAccessFault) {
-      const Region *region = state_->memory.regionOf(result.address);
+    if (result.cause == StopReason::LoadAccessFault || result.cause == StopReason::StoreAccessFault) {
+      const Region *region = state_->memory.find(result.address);
       group.trap += region ? " (in " + region->name + ", which does not allow it)" : " (not mapped)";
       if (registers.x[2] < state_->stackBottom) // sp left the stack
         group.trap = "stack overflow: the work-item stack of " +
                      std::to_string((state_->stackTop - state_->stackBottom) >> 10) + " KiB is exhausted (" +
                      group.trap + ")";
     }
-    if (result.cause == StopCause::EnvironmentCall)
+    if (result.cause == StopReason::EnvironmentCall)
       group.trap = "unexpected environment call (" + group.trap + ")";
     return group;
   }
