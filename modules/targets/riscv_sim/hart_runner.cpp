@@ -84,6 +84,7 @@ GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, c
       }
       continue;
     }
+    result.instructionsRetired = group.instructions; // the work-group's, not this slice's
     group.trap = result.describe();
     if (result.cause == StopReason::LoadAccessFault || result.cause == StopReason::StoreAccessFault) {
       const Region *region = state_->memory.find(result.address);
