@@ -108,7 +108,10 @@ llvm::Expected<CpuLaunchPlan> CpuLaunchPlan::create(const CpuKernelFacts &kernel
 }
 
 void CpuLaunchPlan::writeArgs(std::byte *destination, uint64_t localArea) const {
-  std::memcpy(destination, args_.data(), args_.size());
+  // A kernel without arguments has an empty args_, whose data() may be null:
+  // memcpy must not be given it, even for zero bytes.
+  if (!args_.empty())
+    std::memcpy(destination, args_.data(), args_.size());
   for (const LocalArg &local : localArgs_) {
     uint64_t address = localArea + local.areaOffset;
     std::memcpy(destination + local.packedOffset, &address, sizeof(address));

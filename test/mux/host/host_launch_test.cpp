@@ -5,6 +5,7 @@
 #include "../mux_test.h"
 
 #include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/abi/cpu_launch_plan.h"
 #include "executable.h"
 
 #include <atomic>
@@ -221,6 +222,19 @@ TEST_P(HostLaunchTest, ManyGroupsRunExactlyOnceAcrossWorkers) {
   ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
   EXPECT_EQ(groupsRun.load(), 50 * 19);
   threadsSeen = nullptr;
+}
+
+// A kernel without arguments packs none: writing them must not pass memcpy
+// the null data() of the empty argument bytes (UBSan: nonnull-attribute).
+TEST(CpuLaunchPlanTest, KernelWithoutArgumentsWritesNoArguments) {
+  compiler::abi::CpuKernelFacts facts{"no_arguments", 0, 0, false, 64};
+  const mux::NDRange range{1, {0, 0, 0}, {8, 1, 1}, {4, 1, 1}};
+  MUX_ASSERT_VALUE(plan, compiler::abi::CpuLaunchPlan::create(facts, {}, range, /*localMemLimit=*/1024,
+                                                              /*printfBufferSize=*/0));
+  EXPECT_EQ(plan.argsSize(), 0u);
+  std::byte destination[8] = {};
+  plan.writeArgs(destination, 0);
+  EXPECT_EQ(plan.groupCount(), 2u);
 }
 
 TEST_P(HostLaunchTest, KernelFaultFailsTheLaunchNotTheProcess) {
