@@ -164,7 +164,9 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   switch (param) {
   // Identity.
   case CL_DEVICE_TYPE:
-    return scalar(cl_device_type(device.type() | (device.isDefault() ? CL_DEVICE_TYPE_DEFAULT : 0)));
+    // One type: CL_DEVICE_TYPE_DEFAULT is what clGetDeviceIDs matches the
+    // default device with, not a type a device has.
+    return scalar(cl_device_type(device.type()));
   case CL_DEVICE_VENDOR_ID:
     return uintValue(info.vendorId);
   case CL_DEVICE_NAME:

@@ -90,9 +90,12 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   if (work_dim < 1 || work_dim > 3 || work_dim > info.maxWorkItemDimensions)
     return CL_INVALID_WORK_DIMENSION;
 
-  // Index space: sizes and offsets must fit the device's size_t.
+  // Index space: sizes and offsets must fit the device's size_t. Since
+  // OpenCL 2.1 a NULL global size, like a zero in any dimension, makes a
+  // command that runs no work-item and completes like a marker.
+  static constexpr size_t kNoWorkItems[3] = {0, 0, 0};
   if (!global_work_size)
-    return CL_INVALID_GLOBAL_WORK_SIZE;
+    global_work_size = kNoWorkItems;
   const uint64_t sizeMax =
       info.addressBits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << info.addressBits) - 1;
   mux::NDRange range;

@@ -301,10 +301,9 @@ TEST_P(DeviceInfo, ExtensionStringMatchesWithVersion) {
 
 TEST_P(DeviceInfo, MinimumCapabilities) {
   cl_device_type type = deviceInfo<cl_device_type>(device(), CL_DEVICE_TYPE);
+  // Exactly one type; never CL_DEVICE_TYPE_DEFAULT or CL_DEVICE_TYPE_ALL.
   EXPECT_TRUE(type == CL_DEVICE_TYPE_CPU || type == CL_DEVICE_TYPE_GPU || type == CL_DEVICE_TYPE_ACCELERATOR ||
-              type == CL_DEVICE_TYPE_CUSTOM || type == (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) ||
-              type == (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) ||
-              type == (CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT))
+              type == CL_DEVICE_TYPE_CUSTOM)
       << type;
   bool custom = type & CL_DEVICE_TYPE_CUSTOM;
   EXPECT_GE(deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_COMPUTE_UNITS), 1u);

@@ -201,6 +201,31 @@ TEST_P(WorkItemTest, RequiredWorkGroupSize) {
   ASSERT_CL(clFinish(queue_));
 }
 
+TEST_P(WorkItemTest, EmptyRangesRunNothingAndComplete) {
+  // OpenCL 2.1 on: a NULL global size or a zero in any dimension enqueues a
+  // kernel command that runs no work-item and completes like a marker.
+  Program program = build(kernels::work_item);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "record_ids");
+  const size_t bytes = 64 * kFields * sizeof(cl_uint);
+  std::vector<cl_uint> initial(bytes / sizeof(cl_uint), 0xabcdu);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, initial.data());
+  ASSERT_CL(setArg(k, 0, out.get()));
+  const size_t zeroX[3] = {0, 4, 4}, zeroZ[3] = {4, 4, 0};
+  for (cl_uint dims = 1; dims <= 3; ++dims) {
+    Event event;
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, dims, nullptr, nullptr, nullptr, 0, nullptr, event.out()))
+        << dims << " dimensions, NULL global size";
+    ASSERT_CL(clWaitForEvents(1, event.ptr()));
+    cl_command_type type = 0;
+    ASSERT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, nullptr));
+    EXPECT_EQ(type, cl_command_type(CL_COMMAND_NDRANGE_KERNEL));
+  }
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 3, nullptr, zeroX, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 3, nullptr, zeroZ, nullptr, 0, nullptr, nullptr));
+  EXPECT_EQ(read<cl_uint>(out, initial.size()), initial) << "an empty range wrote results";
+}
+
 TEST_P(WorkItemTest, EnqueueErrors) {
   Program program = build(kernels::work_item);
   ASSERT_TRUE(program);
@@ -214,8 +239,6 @@ TEST_P(WorkItemTest, EnqueueErrors) {
   std::vector<size_t> many(maxDims + 1, 1);
   EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION,
                 clEnqueueNDRangeKernel(queue_, k, maxDims + 1, nullptr, many.data(), nullptr, 0, nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
-                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, nullptr, nullptr, 0, nullptr, nullptr));
   size_t maxGroup = deviceInfo<size_t>(device(), CL_DEVICE_MAX_WORK_GROUP_SIZE);
   size_t tooBig[1] = {maxGroup * 2};
   size_t bigGlobal[1] = {maxGroup * 2};
