@@ -1,0 +1,87 @@
+// The launch ABI between the SPIR-V compiler (compiler/spirv) and the vulkan
+// target's runtime: how a compiled kernel receives its arguments and the
+// facts of its launch. The compiler decides the layout per kernel and
+// records it in the binary (compiler/vulkan_binary.h); the runtime only
+// follows what the binary says, so either side can change the layout
+// without the other.
+//
+// Push constants. Every kernel reads one push-constant block of
+// `VulkanKernelBinaryInfo::pushConstantSize` bytes (at most the device's
+// maxPushConstantsSize, which the compiler is configured with). It holds
+// the launch fields the kernel uses, each at the offset the binary gives
+// (kNotUsed: the kernel does not read it and the runtime writes nothing),
+// and, unless they do not fit, the kernel arguments.
+//
+// Arguments. Argument i is stored at `args[i].offset` in the push-constant
+// block, or, when `argumentBufferSize` is not 0, in an argument buffer of
+// that many bytes in device memory whose device address is the launch field
+// ArgumentBuffer. A __global/__constant pointer is its buffer's 64-bit
+// device address (VkBufferDeviceAddress + offset; 0 for NULL); a value is
+// its host bytes (size `args[i].size`). A __local pointer takes no bytes:
+// it is a Workgroup array whose size in bytes is the specialization
+// constant `args[i].specConstantId`, set by the runtime to the size given
+// to clSetKernelArg rounded up to kLocalArgGranule.
+//
+// Work-group size. The module's entry point takes its local size from the
+// specialization constants kLocalSizeXId/YId/ZId (LocalSizeId execution
+// mode), so one module serves every local size: the runtime creates one
+// pipeline per (kernel, local size, __local argument sizes).
+//
+// Non-uniform work-groups. Vulkan dispatches only whole work-groups of one
+// size. The runtime splits an NDRange whose global size is not a multiple
+// of its local size into up to 8 dispatches (the full groups, then the
+// partial ones of each dimension), each with its own local size; the
+// kernel adds GroupOffset to its WorkgroupId to get the OpenCL group id,
+// and reads the enqueued local size and global size from launch fields.
+#pragma once
+
+#include <cstdint>
+
+namespace compiler::abi::vulkan {
+
+/// Launch facts the runtime writes into the push-constant block.
+enum class LaunchField : uint32_t {
+  GlobalOffset,      ///< uint32[3]: global_work_offset
+  GlobalSize,        ///< uint32[3]: global_work_size
+  EnqueuedLocalSize, ///< uint32[3]: the local size given at enqueue
+  GroupOffset,       ///< uint32[3]: OpenCL group id of this dispatch's group (0,0,0)
+  NumGroups,         ///< uint32[3]: work-groups of the whole NDRange, per dimension
+  WorkDim,           ///< uint32: get_work_dim()
+  PrintfBuffer,      ///< uint64: device address of the printf buffer (compiler/abi/printf_abi.h)
+  GlobalVariables,   ///< uint64: device address of the program-scope variable block
+  ArgumentBuffer,    ///< uint64: device address of the argument buffer
+  Count,
+};
+
+inline constexpr uint32_t kLaunchFieldCount = static_cast<uint32_t>(LaunchField::Count);
+
+/// Size in bytes of a launch field.
+constexpr uint32_t launchFieldSize(LaunchField field) {
+  switch (field) {
+  case LaunchField::WorkDim:
+    return 4;
+  case LaunchField::PrintfBuffer:
+  case LaunchField::GlobalVariables:
+  case LaunchField::ArgumentBuffer:
+    return 8;
+  default:
+    return 12;
+  }
+}
+
+/// Offset of a launch field the kernel does not use.
+inline constexpr uint32_t kNotUsed = 0xffffffffu;
+
+/// Specialization constant ids of the local size.
+inline constexpr uint32_t kLocalSizeXId = 0;
+inline constexpr uint32_t kLocalSizeYId = 1;
+inline constexpr uint32_t kLocalSizeZId = 2;
+/// __local pointer arguments get ids from here on, in argument order.
+inline constexpr uint32_t kFirstLocalArgSpecId = 3;
+/// __local argument sizes are rounded up to a multiple of this.
+inline constexpr uint32_t kLocalArgGranule = 16;
+
+/// Alignment of the program-scope variable block and of argument buffers.
+inline constexpr uint32_t kBlockAlignment = 16;
+
+} // namespace compiler::abi::vulkan

@@ -1,0 +1,48 @@
+// compiler::Target for Vulkan devices: OpenCL C -> LLVM IR (Clang, SPIR-V
+// triple) -> the shared and Vulkan-specific passes -> Polymux's own SPIR-V
+// emitter -> a compiler/vulkan_binary.h container whose kernels follow
+// compiler/abi/vulkan_kernel_abi.h.
+#pragma once
+
+#include "compiler/target.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace compiler {
+
+/// What the compiler must know about the device it compiles for. The
+/// runtime fills it from the Vulkan device's properties and features.
+struct VulkanTargetConfig {
+  std::string name = "vulkan"; ///< the Mux target (part of identity())
+  /// Identifies the physical device and driver (name, driver version,
+  /// pipeline-cache UUID): part of identity(), so binaries and cached
+  /// programs are rebuilt for another device or driver.
+  std::string deviceIdentity;
+  /// Extensions and OpenCL C feature macros the device supports.
+  std::vector<std::string> extensions;
+  unsigned maxClStd = 300; ///< highest -cl-std accepted (100 * major + 10 * minor)
+  /// The builtins library compiled for the SPIR-V triple; must outlive the
+  /// target. Empty: programs get no library builtins.
+  std::span<const std::byte> builtinLibrary;
+
+  // Device facts the generated code depends on.
+  uint32_t maxPushConstantsSize = 128;
+  uint32_t subgroupSize = 0; ///< 0: no sub-group operations
+  bool fp64 = false;
+  bool fp16 = false;
+  bool int8 = false;  ///< shaderInt8 + storageBuffer8BitAccess
+  bool int16 = false; ///< shaderInt16 + storageBuffer16BitAccess
+  bool atomicInt64 = false;
+  /// Float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit).
+  bool denormPreserveFloat32 = false;
+  bool roundingModeRTZFloat32 = false;
+};
+
+std::unique_ptr<Target> createVulkanTarget(VulkanTargetConfig config);
+
+} // namespace compiler
