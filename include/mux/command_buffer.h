@@ -80,8 +80,24 @@ public:
   /// Runs `kernel` over `range`. Argument values are copied at record time.
   virtual llvm::Error ndrange(Kernel &kernel, std::span<const KernelArg> args, const NDRange &range) = 0;
 
-  /// Runs `callback` on the device timeline after the previous command.
+  /// Runs `callback` on the device timeline after the previous command;
+  /// later commands start only after it returned. On a device whose commands
+  /// run away from the host this splits the command stream, so the OpenCL
+  /// layer uses it only where the order matters (see the markers below).
   virtual llvm::Error userCallback(CommandCallback callback) = 0;
+
+  /// Cheap per-command markers: neither orders later commands after the
+  /// callback, so a target may run them late, e.g. all when the dispatch
+  /// completes, instead of splitting the command stream. Both run in
+  /// recording order and before the dispatch's completion callback.
+  /// `callback` of markCommandStart runs at the latest when the work
+  /// recorded after it has completed (its outcome is always Success);
+  /// `callback` of markCommandEnd runs once the work recorded since the
+  /// previous markCommandEnd has completed, with the outcome of the nearest
+  /// work command before it (as userCallback). The defaults are
+  /// userCallback, right for a target whose callbacks are cheap (CPUs).
+  virtual llvm::Error markCommandStart(CommandCallback callback) { return userCallback(std::move(callback)); }
+  virtual llvm::Error markCommandEnd(CommandCallback callback) { return userCallback(std::move(callback)); }
 
   /// Writes a device timestamp into `pool` slot `index` when reached.
   virtual llvm::Error writeTimestamp(QueryPool &pool, uint32_t index) = 0;

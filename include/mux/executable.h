@@ -5,10 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace mux {
+
+struct KernelArg;
+struct NDRange;
 
 /// A kernel ready to be recorded into a command buffer with ndrange().
 class Kernel {
@@ -25,6 +29,17 @@ public:
   virtual uint64_t localMemSize() const = 0;
   /// Bytes of private memory (stack) per work-item.
   virtual uint64_t privateMemSize() const = 0;
+  /// Prepares what a launch with `range`'s local size and `args`' __local
+  /// sizes needs (e.g. compiles a pipeline for them), so that recording it
+  /// with CommandBuffer::ndrange() is cheap. The OpenCL layer calls it before
+  /// it takes its scheduler lock, so a slow compilation stalls only the
+  /// thread that enqueues; ndrange() prepares by itself whatever was not
+  /// prepared. Thread-safe. Targets with nothing to prepare keep the default.
+  virtual llvm::Error prepareLaunch(std::span<const KernelArg> args, const NDRange &range) {
+    (void)args;
+    (void)range;
+    return llvm::Error::success();
+  }
 };
 
 /// A target binary loaded onto a device.

@@ -1,6 +1,7 @@
 // The batching engine: see batch.h for the rules.
 #include "batch.h"
 
+#include "callback_thread.h"
 #include "device.h"
 
 #include <algorithm>
@@ -26,6 +27,7 @@ template <class T> bool contains(const llvm::SmallVectorImpl<T> &values, const T
 void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard);
 
 void onDispatchComplete(Batch &batch, mux::Status status) {
+  DeviceTimelineScope timeline;
   if (SchedulerGuard *guard = SchedulerGuard::current()) {
     // The mux queue ran the dispatch inline, inside our dispatch() call.
     guard->deferCompletion(batch.shared_from_this(), status);
@@ -238,6 +240,7 @@ void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard) 
     guard.release(std::move(event));
   batch.waitEvents.clear();
   guard.release(batch.keepAlive);
+  batch.resources.clear();
   batch.waitBatches.clear();
   if (q.retired.size() < kMaxRetiredBatches)
     q.retired.push_back(std::move(self));
@@ -391,7 +394,12 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
       if (wait->queue() && wait->status() > CL_COMPLETE)
         impl.runtimeWaits.push_back(Ref<Event>(wait));
     target->events.push_back(event);
-    error = commandBuffer.userCallback([eventPtr](mux::Status) { setEventStatus(*eventPtr, CL_RUNNING); });
+    // Markers, not user callbacks: a device that runs command buffers away
+    // from the host need not split the batch around every event.
+    error = commandBuffer.markCommandStart([eventPtr](mux::Status) {
+      DeviceTimelineScope timeline;
+      setEventStatus(*eventPtr, CL_RUNNING);
+    });
     if (!error && target->queryPool)
       error = commandBuffer.writeTimestamp(*target->queryPool, 2 * index);
   }
@@ -405,7 +413,8 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     // a command that records no work that is an earlier command's.
     const bool recordsWork = static_cast<bool>(command.record);
     cl_int afterCode =
-        clErrorFromError(commandBuffer.userCallback([eventPtr, recordsWork](const mux::Outcome &outcome) {
+        clErrorFromError(commandBuffer.markCommandEnd([eventPtr, recordsWork](const mux::Outcome &outcome) {
+          DeviceTimelineScope timeline;
           commandFinished(*eventPtr, recordsWork ? outcome : mux::Outcome());
         }));
     if (code == CL_SUCCESS)
@@ -420,7 +429,7 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     // Nobody observes the kernel, but a fault in it is still reported. The
     // context outlives the batch (the queue holds it; the batch the queue).
     const Context *context = &queue.context();
-    code = clErrorFromError(commandBuffer.userCallback([context](const mux::Outcome &outcome) {
+    code = clErrorFromError(commandBuffer.markCommandEnd([context](const mux::Outcome &outcome) {
       if (outcome.status != mux::Status::Success)
         notifyDeviceFailure(*context, outcome);
     }));
@@ -428,6 +437,9 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
   for (auto &object : command.keepAlive)
     target->keepAlive.push_back(std::move(object));
   command.keepAlive.clear();
+  for (auto &resource : command.resources)
+    target->resources.push_back(std::move(resource));
+  command.resources.clear();
 
   if (!inOrder && command.blocksLaterCommands)
     q.barrier = target;

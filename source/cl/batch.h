@@ -70,6 +70,7 @@ struct Batch : std::enable_shared_from_this<Batch> {
   llvm::SmallVector<Ref<Event>, 2> waitEvents;
   std::vector<Ref<Event>> events;
   std::vector<Ref<ObjectBase>> keepAlive;
+  std::vector<std::shared_ptr<void>> resources; ///< Command::resources of its commands
 };
 
 /// Holds the scheduler lock. What must not happen under it (application

@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace polymux::cl {
@@ -46,6 +47,9 @@ struct Command {
   std::function<void()> onComplete;
   /// Objects (buffers, kernels, ...) retained until the command completes.
   std::vector<Ref<ObjectBase>> keepAlive;
+  /// Host-side resources the recorded work uses (staging buffers),
+  /// released when the command's batch completes.
+  std::vector<std::shared_ptr<void>> resources;
   /// Markers and barriers with an empty wait list: the command also waits for
   /// every command enqueued before it (only changes out-of-order queues).
   bool waitsForAllPrevious = false;

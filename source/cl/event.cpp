@@ -3,6 +3,7 @@
 #include "event.h"
 
 #include "batch.h"
+#include "callback_thread.h"
 #include "context.h"
 #include "device.h"
 #include "event_impl.h"
@@ -59,6 +60,10 @@ void runDueCallbacks(DueCallbacks &due) {
     return;
   if (SchedulerGuard *guard = SchedulerGuard::current()) {
     guard->deferCallbacks(due);
+    return;
+  }
+  if (DeviceTimelineScope::active()) {
+    postToCallbackThread(due);
     return;
   }
   for (auto &callback : due)

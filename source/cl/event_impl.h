@@ -85,8 +85,9 @@ Ref<Event> createCommandEvent(CommandQueue &queue, cl_command_type type);
 /// Moves `event` to `status` if that is further along, waking waiters. The
 /// callbacks now due are appended to `due`.
 void advanceEventStatus(Event &event, cl_int status, DueCallbacks &due);
-/// Runs due callbacks now, or, on a thread holding the scheduler lock, once
-/// it is released.
+/// Runs due callbacks now; on a thread holding the scheduler lock, once it
+/// is released; on a device's timeline (DeviceTimelineScope), on the
+/// callback thread.
 void runDueCallbacks(DueCallbacks &due);
 /// advanceEventStatus + runDueCallbacks.
 void setEventStatus(Event &event, cl_int status);

@@ -172,6 +172,10 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   if (empty) {
     command.record = [](mux::CommandBuffer &) { return llvm::Error::success(); };
   } else {
+    // Here, before the queue takes the scheduler lock: preparing may compile
+    // (a pipeline for this local size), which must not stall other queues.
+    if (auto error = (*muxKernel)->prepareLaunch(args, range))
+      return errorFrom(std::move(error), CL_OUT_OF_RESOURCES);
     command.record = [kernel = *muxKernel, args = std::move(args), range](mux::CommandBuffer &commandBuffer) {
       return commandBuffer.ndrange(*kernel, args, range);
     };

@@ -275,6 +275,51 @@ TEST_P(EventTest, CallbacksForEveryStatus) {
   EXPECT_TRUE(waitUntil([&] { return late.calls.load() == 1; }));
 }
 
+namespace {
+
+/// A callback that holds its thread until `release` is set (or a safety
+/// timeout passes), then records whether it was released.
+struct BlockingCallback {
+  std::atomic<bool> entered{false};
+  std::atomic<bool> release{false};
+  std::atomic<bool> released{false};
+};
+
+void CL_CALLBACK blockUntilReleased(cl_event, cl_int, void *data) {
+  auto *callback = static_cast<BlockingCallback *>(data);
+  callback->entered = true;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!callback->release && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  callback->released = callback->release.load();
+}
+
+} // namespace
+
+// Application callbacks run off the device's timeline: while the callback of
+// the first command's completion is still running, the device goes on and
+// completes the command after it. (A device thread running the callback
+// itself could not complete the second command before the callback
+// returned: the callback would wait for its safety timeout and fail.)
+TEST_P(EventTest, SlowCallbackDoesNotStallTheDevice) {
+  Event first, second;
+  BlockingCallback callback;
+  ASSERT_CL(enqueueOp(queue_, "set_value", 1, {}, first.out()));
+  ASSERT_CL(clSetEventCallback(first, CL_COMPLETE, blockUntilReleased, &callback));
+  ASSERT_CL(enqueueOp(queue_, "add_value", 2, {}, second.out()));
+  ASSERT_CL(clFlush(queue_));
+  ASSERT_TRUE(waitUntil([&] { return callback.entered.load(); }));
+  EXPECT_CL(clWaitForEvents(1, second.ptr()));
+  EXPECT_EQ(eventStatus(second), CL_COMPLETE);
+  callback.release = true;
+  ASSERT_CL(clFinish(queue_));
+  ASSERT_TRUE(waitUntil([&] { return callback.released.load(); }));
+  std::vector<int> result(kCount);
+  ASSERT_CL(clEnqueueReadBuffer(queue_, data_, CL_TRUE, 0, kCount * sizeof(int), result.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(result[0], 3);
+  EXPECT_EQ(result[kCount - 1], 3);
+}
+
 TEST_P(EventTest, MarkerWithoutWaitListWaitsForEverything) {
   if (!supportsOutOfOrder())
     GTEST_SKIP() << "device has no out-of-order queues";
