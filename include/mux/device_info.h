@@ -89,6 +89,12 @@ struct DeviceInfo {
   uint32_t memBaseAddrAlign = 128; ///< bytes (OpenCL reports bits)
   bool hostUnifiedMemory = false;
   size_t printfBufferSize = 1 << 20;
+  /// Whether commands may read and write host pointers when they run
+  /// (CommandBuffer::readBuffer/writeBuffer and their Rect forms). A device
+  /// that cannot (a GPU whose commands run on the device) sets false: the
+  /// OpenCL layer then stages host data through host-visible buffers and
+  /// records only buffer-to-buffer copies.
+  bool commandsAccessHostMemory = true;
 
   // Arithmetic.
   FpConfig singleFp;

@@ -5,6 +5,7 @@
 #include "command.h"
 #include "context.h"
 #include "device.h"
+#include "host_staging.h"
 #include "queue.h"
 
 #include <algorithm>
@@ -150,8 +151,15 @@ struct SingleBufferCommand {
                  ContentAccess access, cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event,
                  bool blocking = false) {
     Command command;
-    command.type = type;
     command.record = std::move(record);
+    return enqueue(type, std::move(command), range, access, numEventsInWaitList, eventWaitList, event, blocking);
+  }
+
+  /// `command` already knows how to record itself (host transfers, which
+  /// may stage).
+  cl_int enqueue(cl_command_type type, Command command, ByteRange range, ContentAccess access,
+                 cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event, bool blocking = false) {
+    command.type = type;
     command.keepAlive.emplace_back(buffer);
     buffer->addUse(command, range.offset, range.size, access);
     return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event, blocking);
@@ -301,12 +309,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_que
   SingleBufferCommand target;
   if (cl_int code = validateHostTransfer(target, command_queue, buffer_handle, ptr, offset, size, HostAccess::Read))
     return code;
-  return target.enqueue(
-      CL_COMMAND_READ_BUFFER,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.readBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
-      },
-      ByteRange{offset, size}, ContentAccess::Read, num_events_in_wait_list, event_wait_list, event, blocking_read);
+  Command command;
+  if (cl_int code = setHostRead(command, target.queue->device().mux(), *target.binding.buffer,
+                                target.binding.offset + offset, ptr, size))
+    return code;
+  return target.enqueue(CL_COMMAND_READ_BUFFER, std::move(command), ByteRange{offset, size}, ContentAccess::Read,
+                        num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -316,13 +324,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_qu
   SingleBufferCommand target;
   if (cl_int code = validateHostTransfer(target, command_queue, buffer_handle, ptr, offset, size, HostAccess::Write))
     return code;
-  return target.enqueue(
-      CL_COMMAND_WRITE_BUFFER,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.writeBuffer(*target.binding.buffer, target.binding.offset + offset, ptr, size);
-      },
-      ByteRange{offset, size}, ContentAccess::Overwrite, num_events_in_wait_list, event_wait_list, event,
-      blocking_write);
+  Command command;
+  if (cl_int code = setHostWrite(command, target.queue->device().mux(), *target.binding.buffer,
+                                 target.binding.offset + offset, ptr, size))
+    return code;
+  return target.enqueue(CL_COMMAND_WRITE_BUFFER, std::move(command), ByteRange{offset, size},
+                        ContentAccess::Overwrite, num_events_in_wait_list, event_wait_list, event, blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_handle,
@@ -391,12 +398,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command
           validateHostRect(target, command_queue, buffer_handle, ptr, bufferSide, hostSide, region, HostAccess::Read))
     return code;
   const mux::RectRegion rect = makeRect(bufferSide, target.binding.offset, hostSide, 0, region);
-  return target.enqueue(
-      CL_COMMAND_READ_BUFFER_RECT,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.readBufferRect(*target.binding.buffer, ptr, rect);
-      },
-      bufferSide.span(region), ContentAccess::Read, num_events_in_wait_list, event_wait_list, event, blocking_read);
+  Command command;
+  if (cl_int code = setHostReadRect(command, target.queue->device().mux(), *target.binding.buffer, ptr, rect))
+    return code;
+  return target.enqueue(CL_COMMAND_READ_BUFFER_RECT, std::move(command), bufferSide.span(region),
+                        ContentAccess::Read, num_events_in_wait_list, event_wait_list, event, blocking_read);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -413,13 +419,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue comman
           validateHostRect(target, command_queue, buffer_handle, ptr, bufferSide, hostSide, region, HostAccess::Write))
     return code;
   const mux::RectRegion rect = makeRect(hostSide, 0, bufferSide, target.binding.offset, region);
-  return target.enqueue(
-      CL_COMMAND_WRITE_BUFFER_RECT,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.writeBufferRect(*target.binding.buffer, ptr, rect);
-      },
-      // The span has gaps between rows that keep their contents.
-      bufferSide.span(region), ContentAccess::Update, num_events_in_wait_list, event_wait_list, event, blocking_write);
+  Command command;
+  if (cl_int code = setHostWriteRect(command, target.queue->device().mux(), *target.binding.buffer, ptr, rect))
+    return code;
+  // The span has gaps between rows that keep their contents.
+  return target.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, std::move(command), bufferSide.span(region),
+                        ContentAccess::Update, num_events_in_wait_list, event_wait_list, event, blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -508,9 +513,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
   Command command;
   command.type = CL_COMMAND_MAP_BUFFER;
   if (mapping.staged && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
-    command.record = [&](mux::CommandBuffer &commandBuffer) {
-      return commandBuffer.readBuffer(*storage->buffer, rootOffset, pointer, size);
-    };
+    if (cl_int code = setHostRead(command, queue->device().mux(), *storage->buffer, rootOffset, pointer, size))
+      return fail(code);
   } else if (!mapping.staged && !storage->coherent && !storage->wrapsHostPtr) {
     command.onComplete = [memory = storage->memory.get(), rootOffset, size] {
       memory->flushFromDevice(rootOffset, size);
@@ -564,12 +568,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   Command command;
   command.type = CL_COMMAND_UNMAP_MEM_OBJECT;
   if (mapping->staged && written) {
-    command.record = [&](mux::CommandBuffer &commandBuffer) {
-      return commandBuffer.writeBuffer(*storage->buffer, rootOffset, mapping->pointer, mapping->size);
-    };
-    // The write reads the staging memory when it runs: keep it until then.
+    if (cl_int code =
+            setHostWrite(command, queue->device().mux(), *storage->buffer, rootOffset, mapping->pointer, mapping->size)) {
+      buffer->addMapping(std::move(*mapping));
+      return code;
+    }
+    // The write may read the staging memory when it runs: keep it until then.
     if (mapping->staging)
-      command.onComplete = [staging = mapping->staging] {};
+      command.resources.push_back(mapping->staging);
   } else if (!mapping->staged && written && !storage->coherent && !storage->wrapsHostPtr) {
     command.onComplete = [memory = storage->memory.get(), rootOffset, size = mapping->size] {
       memory->flushToDevice(rootOffset, size);

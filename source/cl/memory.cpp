@@ -6,6 +6,7 @@
 #include "command.h"
 #include "context.h"
 #include "device.h"
+#include "host_staging.h"
 #include "info.h"
 
 #include <algorithm>
@@ -123,12 +124,25 @@ llvm::Error upload(mux::Device &device, BufferObject::Storage &storage, const vo
       storage.memory->flushToDevice(0, size);
     return llvm::Error::success();
   }
-  // Memory the host cannot see: write it with a one-off command buffer.
+  // Memory the host cannot see: write it with a one-off command buffer,
+  // through a staging buffer where commands cannot read host memory.
   auto commandBuffer = device.createCommandBuffer();
   if (!commandBuffer)
     return commandBuffer.takeError();
-  if (auto error = (*commandBuffer)->writeBuffer(*storage.buffer, 0, source, size))
-    return error;
+  std::shared_ptr<StagingBuffer> staging;
+  if (device.info().commandsAccessHostMemory) {
+    if (auto error = (*commandBuffer)->writeBuffer(*storage.buffer, 0, source, size))
+      return error;
+  } else {
+    auto created = StagingBuffer::create(device, size);
+    if (!created)
+      return created.takeError();
+    staging = std::move(*created);
+    std::memcpy(staging->view(), source, size);
+    staging->hostWrote(size);
+    if (auto error = (*commandBuffer)->copyBuffer(staging->buffer(), 0, *storage.buffer, 0, size))
+      return error;
+  }
   if (auto error = (*commandBuffer)->finalize())
     return error;
   auto fence = device.createFence();

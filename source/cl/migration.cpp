@@ -5,6 +5,7 @@
 #include "buffer.h"
 #include "context.h"
 #include "device.h"
+#include "host_staging.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -28,14 +29,22 @@ bool stagedMigrationForced() {
 }
 
 /// Host memory carrying one migration from the source device's read to the
-/// destination's write; both commands keep it alive.
+/// destination's write; both commands keep it alive. Plain host memory, or,
+/// for a destination whose commands cannot read host memory, a staging
+/// buffer of the destination that the host sees mapped.
 class StagingMemory final : public ObjectBase {
 public:
-  explicit StagingMemory(std::shared_ptr<void> memory) : memory_(std::move(memory)) {}
-  void *data() const { return memory_.get(); }
+  explicit StagingMemory(std::shared_ptr<void> memory) : data_(memory.get()), owner_(std::move(memory)) {}
+  explicit StagingMemory(std::shared_ptr<StagingBuffer> buffer)
+      : data_(buffer->view()), buffer_(buffer.get()), owner_(std::move(buffer)) {}
+  void *data() const { return data_; }
+  /// The destination's staging buffer; null for plain host memory.
+  StagingBuffer *deviceBuffer() const { return buffer_; }
 
 private:
-  std::shared_ptr<void> memory_;
+  void *data_;
+  StagingBuffer *buffer_ = nullptr;
+  std::shared_ptr<void> owner_;
 };
 
 /// Whether a command must still wait for `event`. Failed events count as
@@ -139,16 +148,26 @@ cl_int Migrator::migrate(BufferObject &root, Extent &extent) {
 
   const uint64_t begin = extent.begin;
   const uint64_t size = extent.end - extent.begin;
+  // A destination that cannot read host memory when the write runs gets the
+  // bytes in a staging buffer of its own, filled by the source's read.
+  const bool destinationReadsHost = commandsAccessHostMemory(queue_.device().mux());
   Ref<Event> after = from.ready;
   Ref<StagingMemory> staging;
   const void *bytes;
-  if (hostReadable(*source->storage) && !stagedMigrationForced()) {
+  if (destinationReadsHost && hostReadable(*source->storage) && !stagedMigrationForced()) {
     bytes = source->storage->hostView + begin;
   } else {
-    std::shared_ptr<void> memory = allocateHostStaging(size);
-    if (!memory)
-      return CL_OUT_OF_HOST_MEMORY;
-    staging = adopt(new StagingMemory(std::move(memory)));
+    if (destinationReadsHost) {
+      std::shared_ptr<void> memory = allocateHostStaging(size);
+      if (!memory)
+        return CL_OUT_OF_HOST_MEMORY;
+      staging = adopt(new StagingMemory(std::move(memory)));
+    } else {
+      auto buffer = StagingBuffer::create(queue_.device().mux(), size);
+      if (!buffer)
+        return allocationError(buffer.takeError());
+      staging = adopt(new StagingMemory(std::move(*buffer)));
+    }
     Ref<Event> staged;
     if (cl_int code = stageOnSource(root, extent, *source, after, staging, staged))
       return code;
@@ -159,6 +178,8 @@ cl_int Migrator::migrate(BufferObject &root, Extent &extent) {
   Command write;
   write.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
   write.record = [&](mux::CommandBuffer &commandBuffer) {
+    if (staging && staging->deviceBuffer())
+      return commandBuffer.copyBuffer(staging->deviceBuffer()->buffer(), 0, *destination->buffer, begin, size);
     return commandBuffer.writeBuffer(*destination->buffer, begin, bytes, size);
   };
   write.keepAlive.emplace_back(&root);
@@ -197,9 +218,12 @@ cl_int Migrator::stageOnSource(BufferObject &root, const Extent &extent, const S
                                const Ref<StagingMemory> &staging, Ref<Event> &staged) {
   Command read;
   read.type = CL_COMMAND_MIGRATE_MEM_OBJECTS;
-  read.record = [&](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.readBuffer(*source.storage->buffer, extent.begin, staging->data(), extent.end - extent.begin);
-  };
+  const uint64_t size = extent.end - extent.begin;
+  if (cl_int code = setHostRead(read, context_.devices()[source.index]->mux(), *source.storage->buffer, extent.begin,
+                                staging->data(), size))
+    return code;
+  if (StagingBuffer *buffer = staging->deviceBuffer())
+    appendOnComplete(read, [buffer, size] { buffer->hostWrote(size); });
   read.keepAlive.emplace_back(&root);
   read.keepAlive.emplace_back(staging.get());
   return submitOwn(context_.transferQueue(*context_.devices()[source.index]), read, after, staged);

@@ -1,5 +1,6 @@
 #include "mux/support/host_command_buffer.h"
 
+#include "mux/support/discrete_memory.h"
 #include "mux/support/rect_copy.h"
 
 #include <bit>
@@ -20,6 +21,9 @@ llvm::Error checkRange(const HostBuffer &buffer, uint64_t offset, uint64_t size,
 }
 
 llvm::Error checkHostPointer(const void *pointer, uint64_t size, const char *what) {
+  if (discreteMemoryEmulated())
+    return makeError(Status::Unsupported, std::string(what) + ": this device's commands do not access host memory "
+                                                              "(POLYMUX_DISCRETE_MEMORY=1)");
   if (!pointer && size != 0)
     return makeError(Status::InvalidArgument, std::string(what) + " host pointer is null");
   return llvm::Error::success();

@@ -45,6 +45,8 @@ HostMemory::~HostMemory() {
 }
 
 llvm::Expected<void *> HostMemory::map(uint64_t offset, uint64_t size) {
+  if (!(properties_ & MemoryHostVisible))
+    return makeError(Status::Unsupported, "memory is not host-visible");
   if (offset > size_ || size > size_ - offset)
     return makeError(Status::InvalidArgument, "map range [" + std::to_string(offset) + ", +" + std::to_string(size) +
                                                   ") exceeds memory of " + std::to_string(size_) + " bytes");

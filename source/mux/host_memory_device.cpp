@@ -1,6 +1,7 @@
 #include "mux/support/host_memory_device.h"
 
 #include "mux/support/cpu_sync.h"
+#include "mux/support/discrete_memory.h"
 #include "mux/support/host_command_buffer.h"
 #include "mux/support/host_memory.h"
 
@@ -9,6 +10,13 @@
 #include <string>
 
 namespace mux::support {
+
+HostMemoryDevice::HostMemoryDevice(DeviceInfo info, MemoryArena &arena) : info_(std::move(info)), arena_(arena) {
+  if (discreteMemoryEmulated()) {
+    info_.commandsAccessHostMemory = false;
+    info_.hostUnifiedMemory = false;
+  }
+}
 
 llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_t size, uint32_t properties,
                                                                          uint64_t alignment) {
@@ -19,11 +27,15 @@ llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_
                                                   std::to_string(info_.maxMemAllocSize));
   if (alignment != 0 && !std::has_single_bit(alignment))
     return makeError(Status::InvalidArgument, "alignment " + std::to_string(alignment) + " is not a power of two");
-  // Host RAM has every property: any request is met, and reported in full.
+  // Host RAM has every property: any request is met, and reported in full,
+  // unless a discrete device is emulated: then memory the host was not asked
+  // to see is device-local only.
   if ((properties & ~kHostMemoryProperties) != 0)
     return makeError(Status::Unsupported, "requested memory properties host RAM does not have");
-  auto memory = HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign),
-                                     kHostMemoryProperties, arena_);
+  const uint32_t offered = discreteMemoryEmulated() && !(properties & MemoryHostVisible) ? uint32_t(MemoryDeviceLocal)
+                                                                                         : kHostMemoryProperties;
+  auto memory =
+      HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign), offered, arena_);
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));

@@ -16,7 +16,7 @@ const std::vector<DeviceParam> &allDevices() {
   return devices;
 }
 
-BoundBuffer MuxTest::makeBuffer(uint64_t size) {
+BoundBuffer MuxTest::makeBuffer(uint64_t size, uint32_t properties) {
   BoundBuffer result;
   auto buffer = device().createBuffer(size);
   if (!buffer) {
@@ -24,7 +24,7 @@ BoundBuffer MuxTest::makeBuffer(uint64_t size) {
     return result;
   }
   mux::MemoryRequirements requirements = (*buffer)->memoryRequirements();
-  auto memory = device().allocateMemory(requirements.size, mux::MemoryHostVisible, requirements.alignment);
+  auto memory = device().allocateMemory(requirements.size, properties, requirements.alignment);
   if (!memory) {
     ADD_FAILURE() << "allocateMemory: " << llvm::toString(memory.takeError());
     return result;

@@ -54,8 +54,9 @@ protected:
   mux::Device &device() { return *GetParam().device; }
   const mux::DeviceInfo &info() { return device().info(); }
 
-  /// Creates and binds a buffer of `size` bytes (fatal failure on error).
-  BoundBuffer makeBuffer(uint64_t size);
+  /// Creates and binds a buffer of `size` bytes in memory with `properties`
+  /// (fatal failure on error).
+  BoundBuffer makeBuffer(uint64_t size, uint32_t properties = mux::MemoryHostVisible);
   std::unique_ptr<mux::CommandBuffer> makeCommandBuffer();
   /// Finalizes `commandBuffer`, dispatches it with a fence and waits; returns
   /// the dispatch status.

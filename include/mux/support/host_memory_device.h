@@ -17,8 +17,9 @@ class HostMemoryDevice : public Device {
 public:
   /// Memory comes from `arena` (the heap by default), which must outlive
   /// the device.
-  explicit HostMemoryDevice(DeviceInfo info, MemoryArena &arena = heapArena())
-      : info_(std::move(info)), arena_(arena) {}
+  /// With POLYMUX_DISCRETE_MEMORY=1 (discrete_memory.h) the device reports
+  /// that its commands do not access host memory.
+  explicit HostMemoryDevice(DeviceInfo info, MemoryArena &arena = heapArena());
 
   const DeviceInfo &info() const override { return info_; }
 
