@@ -37,6 +37,8 @@
 
 namespace polymux::cl {
 
+class StagingBuffer;
+
 class BufferObject final : public MemObject {
 public:
   /// A root buffer. `flags` are validated already.
@@ -98,6 +100,9 @@ public:
     Device *device = nullptr;
     bool staged = false;           ///< data copied through `pointer` at map/unmap
     std::shared_ptr<void> staging; ///< staging memory owned by the mapping
+    /// When `staging` is a staging buffer of the device (commands that
+    /// cannot access host memory): the map and unmap copy to and from it.
+    StagingBuffer *deviceStaging = nullptr;
   };
   void addMapping(Mapping mapping);
   /// Removes the most recent mapping of `pointer` made on `device`.

@@ -501,6 +501,15 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
     mapping.staged = !storage->wrapsHostPtr;
   } else if (storage->hostView) {
     mapping.pointer = storage->hostView + rootOffset;
+  } else if (!commandsAccessHostMemory(queue->device().mux())) {
+    // The device copies into a staging buffer the application sees mapped.
+    auto staging = StagingBuffer::create(queue->device().mux(), size);
+    if (!staging)
+      return fail(allocationError(staging.takeError()));
+    mapping.deviceStaging = staging->get();
+    mapping.pointer = (*staging)->view();
+    mapping.staging = std::move(*staging);
+    mapping.staged = true;
   } else {
     mapping.staging = allocateHostStaging(size);
     if (!mapping.staging)
@@ -512,7 +521,12 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
 
   Command command;
   command.type = CL_COMMAND_MAP_BUFFER;
-  if (mapping.staged && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
+  if (mapping.deviceStaging && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
+    command.record = [staging = mapping.deviceStaging, storage, rootOffset, size](mux::CommandBuffer &commandBuffer) {
+      return commandBuffer.copyBuffer(*storage->buffer, rootOffset, staging->buffer(), 0, size);
+    };
+    command.onComplete = [staging = mapping.deviceStaging, size] { staging->beforeHostRead(size); };
+  } else if (mapping.staged && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
     if (cl_int code = setHostRead(command, queue->device().mux(), *storage->buffer, rootOffset, pointer, size))
       return fail(code);
   } else if (!mapping.staged && !storage->coherent && !storage->wrapsHostPtr) {
@@ -567,7 +581,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
 
   Command command;
   command.type = CL_COMMAND_UNMAP_MEM_OBJECT;
-  if (mapping->staged && written) {
+  if (mapping->deviceStaging && written) {
+    mapping->deviceStaging->hostWrote(mapping->size);
+    command.record = [staging = mapping->deviceStaging, storage, rootOffset,
+                      size = mapping->size](mux::CommandBuffer &commandBuffer) {
+      return commandBuffer.copyBuffer(staging->buffer(), 0, *storage->buffer, rootOffset, size);
+    };
+    command.resources.push_back(mapping->staging);
+  } else if (mapping->staged && written) {
     if (cl_int code =
             setHostWrite(command, queue->device().mux(), *storage->buffer, rootOffset, mapping->pointer, mapping->size)) {
       buffer->addMapping(std::move(*mapping));
