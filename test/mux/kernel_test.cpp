@@ -112,9 +112,10 @@ TEST_P(KernelTest, NonUniformTwoDimensionalRangeWithOffsets) {
   auto commandBuffer = makeCommandBuffer();
   MUX_ASSERT_OK(commandBuffer->ndrange(*kernel, args, range));
   std::vector<int32_t> idResult(count), shapeResult(count);
-  MUX_ASSERT_OK(commandBuffer->readBuffer(*ids.buffer, 64, idResult.data(), count * 4));
-  MUX_ASSERT_OK(commandBuffer->readBuffer(*shape.buffer, 0, shapeResult.data(), count * 4));
+  recordRead(*commandBuffer, *ids.buffer, 64, idResult.data(), count * 4);
+  recordRead(*commandBuffer, *shape.buffer, 0, shapeResult.data(), count * 4);
   ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  finishReads();
 
   for (size_t y = 0; y < 7; ++y) {
     for (size_t x = 0; x < 13; ++x) {

@@ -1,5 +1,8 @@
 #include "mux_test.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace muxtest {
 
 const std::vector<DeviceParam> &allDevices() {
@@ -67,7 +70,7 @@ mux::Status MuxTest::runAndWait(mux::CommandBuffer &commandBuffer) {
 void MuxTest::upload(mux::Buffer &buffer, uint64_t offset, const std::vector<uint8_t> &bytes) {
   auto commandBuffer = makeCommandBuffer();
   ASSERT_TRUE(commandBuffer);
-  MUX_ASSERT_OK(commandBuffer->writeBuffer(buffer, offset, bytes.data(), bytes.size()));
+  recordWrite(*commandBuffer, buffer, offset, bytes.data(), bytes.size());
   ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
 }
 
@@ -76,12 +79,91 @@ std::vector<uint8_t> MuxTest::download(mux::Buffer &buffer, uint64_t offset, uin
   auto commandBuffer = makeCommandBuffer();
   if (!commandBuffer)
     return {};
-  if (llvm::Error error = commandBuffer->readBuffer(buffer, offset, bytes.data(), size)) {
-    ADD_FAILURE() << "readBuffer: " << llvm::toString(std::move(error));
+  recordRead(*commandBuffer, buffer, offset, bytes.data(), size);
+  if (HasFailure())
     return {};
-  }
   EXPECT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  finishReads();
   return bytes;
+}
+
+mux::Buffer *MuxTest::stagingBuffer(uint64_t size, const void *initial) {
+  BoundBuffer bound = makeBuffer(std::max<uint64_t>(size, 1));
+  if (!bound.buffer)
+    return nullptr;
+  if (initial) {
+    auto pointer = bound.memory->map(0, size);
+    if (!pointer) {
+      ADD_FAILURE() << "map: " << llvm::toString(pointer.takeError());
+      return nullptr;
+    }
+    std::memcpy(*pointer, initial, size);
+    bound.memory->flushToDevice(0, size);
+    bound.memory->unmap();
+  }
+  staging_.push_back(std::move(bound));
+  return staging_.back().buffer.get();
+}
+
+void MuxTest::recordWrite(mux::CommandBuffer &commandBuffer, mux::Buffer &dst, uint64_t offset, const void *src,
+                          uint64_t size) {
+  if (!staged()) {
+    MUX_ASSERT_OK(commandBuffer.writeBuffer(dst, offset, src, size));
+    return;
+  }
+  mux::Buffer *staging = stagingBuffer(size, src);
+  ASSERT_TRUE(staging);
+  MUX_ASSERT_OK(commandBuffer.copyBuffer(*staging, 0, dst, offset, size));
+}
+
+void MuxTest::recordRead(mux::CommandBuffer &commandBuffer, mux::Buffer &src, uint64_t offset, void *dst,
+                         uint64_t size) {
+  if (!staged()) {
+    MUX_ASSERT_OK(commandBuffer.readBuffer(src, offset, dst, size));
+    return;
+  }
+  mux::Buffer *staging = stagingBuffer(size, nullptr);
+  ASSERT_TRUE(staging);
+  MUX_ASSERT_OK(commandBuffer.copyBuffer(src, offset, *staging, 0, size));
+  stagedReads_.push_back({staging_.back().memory.get(), dst, size});
+}
+
+void MuxTest::recordWriteRect(mux::CommandBuffer &commandBuffer, mux::Buffer &dst, const void *host, uint64_t hostSize,
+                              const mux::RectRegion &rect) {
+  if (!staged()) {
+    MUX_ASSERT_OK(commandBuffer.writeBufferRect(dst, host, rect));
+    return;
+  }
+  mux::Buffer *staging = stagingBuffer(hostSize, host);
+  ASSERT_TRUE(staging);
+  MUX_ASSERT_OK(commandBuffer.copyBufferRect(*staging, dst, rect));
+}
+
+void MuxTest::recordReadRect(mux::CommandBuffer &commandBuffer, mux::Buffer &src, void *host, uint64_t hostSize,
+                             const mux::RectRegion &rect) {
+  if (!staged()) {
+    MUX_ASSERT_OK(commandBuffer.readBufferRect(src, host, rect));
+    return;
+  }
+  // Starts as the host region, so bytes outside the rect keep their values.
+  mux::Buffer *staging = stagingBuffer(hostSize, host);
+  ASSERT_TRUE(staging);
+  MUX_ASSERT_OK(commandBuffer.copyBufferRect(src, *staging, rect));
+  stagedReads_.push_back({staging_.back().memory.get(), host, hostSize});
+}
+
+void MuxTest::finishReads() {
+  for (const StagedRead &read : stagedReads_) {
+    read.staging->flushFromDevice(0, read.size);
+    auto pointer = read.staging->map(0, read.size);
+    if (!pointer) {
+      ADD_FAILURE() << "map: " << llvm::toString(pointer.takeError());
+      continue;
+    }
+    std::memcpy(read.dst, *pointer, read.size);
+    read.staging->unmap();
+  }
+  stagedReads_.clear();
 }
 
 std::vector<uint8_t> patternBytes(size_t size, uint32_t seed) {

@@ -65,6 +65,36 @@ protected:
   void upload(mux::Buffer &buffer, uint64_t offset, const std::vector<uint8_t> &bytes);
   /// Reads `size` bytes of `buffer` at `offset` through a command buffer.
   std::vector<uint8_t> download(mux::Buffer &buffer, uint64_t offset, uint64_t size);
+
+  // Host transfers inside a command buffer, on every device: where commands
+  // access host memory (DeviceInfo::commandsAccessHostMemory) these are the
+  // plain read/write commands; elsewhere they copy through host-visible
+  // staging buffers, as the OpenCL layer does. The staging data of a write
+  // is taken when it is recorded; a read lands in `dst` only once
+  // finishReads() ran (call it after the command buffer, or in a callback
+  // recorded after the read).
+  void recordWrite(mux::CommandBuffer &commandBuffer, mux::Buffer &dst, uint64_t offset, const void *src,
+                   uint64_t size);
+  void recordRead(mux::CommandBuffer &commandBuffer, mux::Buffer &src, uint64_t offset, void *dst, uint64_t size);
+  /// Rect forms: `hostSize` bytes of host region at `host`.
+  void recordWriteRect(mux::CommandBuffer &commandBuffer, mux::Buffer &dst, const void *host, uint64_t hostSize,
+                       const mux::RectRegion &rect);
+  void recordReadRect(mux::CommandBuffer &commandBuffer, mux::Buffer &src, void *host, uint64_t hostSize,
+                      const mux::RectRegion &rect);
+  /// Copies staged read results to their host destinations.
+  void finishReads();
+  bool staged() { return !info().commandsAccessHostMemory; }
+
+private:
+  struct StagedRead {
+    mux::Memory *staging;
+    void *dst;
+    uint64_t size;
+  };
+  /// A host-visible buffer holding `size` bytes of `initial` (may be null).
+  mux::Buffer *stagingBuffer(uint64_t size, const void *initial);
+  std::vector<BoundBuffer> staging_;
+  std::vector<StagedRead> stagedReads_;
 };
 
 /// Deterministic, position-dependent test bytes.

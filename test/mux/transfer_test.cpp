@@ -21,6 +21,8 @@ TEST_P(TransferTest, WriteThenReadRoundTrips) {
 }
 
 TEST_P(TransferTest, WriteReadsHostMemoryWhenItRuns) {
+  if (staged())
+    GTEST_SKIP() << "the device's commands do not access host memory";
   BoundBuffer bound = makeBuffer(64);
   ASSERT_TRUE(bound.buffer);
   std::vector<uint8_t> source(64, 1);
@@ -84,12 +86,13 @@ TEST_P(TransferTest, CommandsRunInRecordedOrder) {
   std::vector<uint8_t> first = patternBytes(256, 4), result(256, 0);
   uint8_t seven = 7;
   auto commandBuffer = makeCommandBuffer();
-  MUX_ASSERT_OK(commandBuffer->writeBuffer(*a.buffer, 0, first.data(), 256));
+  recordWrite(*commandBuffer, *a.buffer, 0, first.data(), 256);
   MUX_ASSERT_OK(commandBuffer->fillBuffer(*a.buffer, 64, 64, &seven, 1));
   MUX_ASSERT_OK(commandBuffer->copyBuffer(*a.buffer, 0, *b.buffer, 0, 256));
   MUX_ASSERT_OK(commandBuffer->fillBuffer(*a.buffer, 0, 256, &seven, 1));
-  MUX_ASSERT_OK(commandBuffer->readBuffer(*b.buffer, 0, result.data(), 256));
+  recordRead(*commandBuffer, *b.buffer, 0, result.data(), 256);
   ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  finishReads();
   std::vector<uint8_t> expected = first;
   std::fill(expected.begin() + 64, expected.begin() + 128, 7);
   EXPECT_EQ(result, expected);

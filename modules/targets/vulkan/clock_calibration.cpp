@@ -1,0 +1,124 @@
+// Device timestamps on the host clock: Device::timestampNs() is the host's
+// steady clock (CLOCK_MONOTONIC), and query results are moved onto it by an
+// offset measured once, when the device is created. With
+// VK_EXT_calibrated_timestamps both clocks are sampled together; otherwise
+// a timestamp is written on the device between two host readings, and the
+// reading with the narrowest window wins. A device whose timestamps fall
+// inside that window runs on the host clock itself (CPU implementations
+// such as lavapipe): the offset is then exactly 0.
+#include "device.h"
+
+#include "vulkan_result.h"
+
+#include "mux/support/host_command_buffer.h"
+#include "mux/support/log.h"
+
+#include <cmath>
+#include <limits>
+
+namespace vulkan_target {
+namespace {
+
+/// Writes one timestamp on `queue` and returns it in device ticks, with the
+/// host clock before submission and after completion.
+llvm::Error sampleDeviceClock(VkDevice device, VkQueue queue, uint32_t family, uint64_t &ticks, uint64_t &before,
+                              uint64_t &after) {
+  VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  poolInfo.queryCount = 1;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  llvm::Error error = check(vkCreateQueryPool(device, &poolInfo, nullptr, &pool), "vkCreateQueryPool");
+  if (!error) {
+    VkCommandPoolCreateInfo commandPoolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    commandPoolInfo.queueFamilyIndex = family;
+    error = check(vkCreateCommandPool(device, &commandPoolInfo, nullptr, &commandPool), "vkCreateCommandPool");
+  }
+  if (!error) {
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    error = check(vkCreateFence(device, &fenceInfo, nullptr, &fence), "vkCreateFence");
+  }
+  if (!error) {
+    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocateInfo.commandPool = commandPool;
+    allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocateInfo.commandBufferCount = 1;
+    error = check(vkAllocateCommandBuffers(device, &allocateInfo, &commands), "vkAllocateCommandBuffers");
+  }
+  if (!error) {
+    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(commands, &beginInfo);
+    vkCmdResetQueryPool(commands, pool, 0, 1);
+    vkCmdWriteTimestamp2(commands, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pool, 0);
+    error = check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
+  }
+  if (!error) {
+    VkCommandBufferSubmitInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    commandInfo.commandBuffer = commands;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &commandInfo;
+    before = mux::support::hostClockNs();
+    error = check(vkQueueSubmit2(queue, 1, &submit, fence), "vkQueueSubmit2");
+    if (!error)
+      error = check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    after = mux::support::hostClockNs();
+  }
+  if (!error)
+    error = check(vkGetQueryPoolResults(device, pool, 0, 1, sizeof(ticks), &ticks, sizeof(ticks),
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                  "vkGetQueryPoolResults");
+  if (fence != VK_NULL_HANDLE)
+    vkDestroyFence(device, fence, nullptr);
+  if (commandPool != VK_NULL_HANDLE)
+    vkDestroyCommandPool(device, commandPool, nullptr);
+  if (pool != VK_NULL_HANDLE)
+    vkDestroyQueryPool(device, pool, nullptr);
+  return error;
+}
+
+} // namespace
+
+llvm::Error Device::calibrateClock() {
+  if (facts_.timestampValidBits == 0)
+    return llvm::Error::success(); // no timestamps: query pools are refused
+  const double period = facts_.properties.limits.timestampPeriod;
+  if (facts_.calibratedTimestamps && vkGetCalibratedTimestampsEXT) {
+    VkCalibratedTimestampInfoEXT infos[2] = {{VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT},
+                                             {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT}};
+    infos[0].timeDomain = VK_TIME_DOMAIN_DEVICE_EXT;
+    infos[1].timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+    uint64_t values[2] = {0, 0};
+    uint64_t deviation = 0;
+    if (vkGetCalibratedTimestampsEXT(device_, 2, infos, values, &deviation) == VK_SUCCESS) {
+      clockOffsetNs_ = static_cast<int64_t>(values[1]) - static_cast<int64_t>(std::llround(double(values[0]) * period));
+      return llvm::Error::success();
+    }
+  }
+  VkQueue queue = VK_NULL_HANDLE;
+  vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
+  uint64_t bestWindow = std::numeric_limits<uint64_t>::max();
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    uint64_t ticks = 0, before = 0, after = 0;
+    if (llvm::Error error = sampleDeviceClock(device_, queue, facts_.computeQueueFamily, ticks, before, after))
+      return error;
+    const uint64_t deviceNs = static_cast<uint64_t>(std::llround(double(ticks) * period));
+    if (deviceNs >= before && deviceNs <= after) {
+      clockOffsetNs_ = 0; // the device's clock is the host's
+      return llvm::Error::success();
+    }
+    if (after - before < bestWindow) {
+      bestWindow = after - before;
+      clockOffsetNs_ = static_cast<int64_t>(before + (after - before) / 2) - static_cast<int64_t>(deviceNs);
+    }
+  }
+  mux::support::log(mux::support::LogLevel::Info, "vulkan",
+                    "device '" + info_.name + "': timestamps calibrated to the host clock within " +
+                        std::to_string(bestWindow / 2) + " ns");
+  return llvm::Error::success();
+}
+
+} // namespace vulkan_target

@@ -1,0 +1,344 @@
+#include "command_buffer.h"
+
+#include "device.h"
+#include "memory.h"
+#include "query_pool.h"
+#include "vulkan_result.h"
+
+#include "compiler/printf_decoder.h"
+#include "mux/support/rect_copy.h"
+
+#include <cstdio>
+#include <string>
+
+namespace vulkan_target {
+namespace {
+
+llvm::Error checkRange(const Buffer &buffer, uint64_t offset, uint64_t size, const char *what) {
+  if (offset > buffer.size() || size > buffer.size() - offset)
+    return mux::makeError(mux::Status::InvalidArgument, std::string(what) + " range [" + std::to_string(offset) +
+                                                            ", +" + std::to_string(size) + ") exceeds buffer of " +
+                                                            std::to_string(buffer.size()) + " bytes");
+  return llvm::Error::success();
+}
+
+llvm::Error hostPointerCommand(const char *what) {
+  // DeviceInfo::commandsAccessHostMemory is false: the OpenCL layer stages
+  // host data through host-visible buffers and never records these.
+  return mux::makeError(mux::Status::Unsupported,
+                        std::string(what) + " with a host pointer: vulkan device commands cannot access host memory; "
+                                            "copy through a host-visible buffer");
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<CommandBuffer>> CommandBuffer::create(Device &device) {
+  VkCommandPoolCreateInfo createInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  createInfo.queueFamilyIndex = device.facts().computeQueueFamily;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  if (llvm::Error error =
+          check(vkCreateCommandPool(device.handle(), &createInfo, nullptr, &pool), "vkCreateCommandPool"))
+    return error;
+  return std::unique_ptr<CommandBuffer>(new CommandBuffer(device, device.shared(), pool));
+}
+
+CommandBuffer::~CommandBuffer() {
+  freeCommandBuffers();
+  vkDestroyCommandPool(owner_->get(), pool_, nullptr);
+}
+
+void CommandBuffer::freeCommandBuffers() {
+  for (Segment &segment : segments_)
+    if (segment.commands != VK_NULL_HANDLE)
+      vkFreeCommandBuffers(owner_->get(), pool_, 1, &segment.commands);
+}
+
+llvm::Error CommandBuffer::checkRecordable() const {
+  if (finalized_)
+    return mux::makeError(mux::Status::InvalidArgument, "command buffer is finalized; reset() it to record again");
+  return llvm::Error::success();
+}
+
+void CommandBuffer::barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
+  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  memoryBarrier.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  memoryBarrier.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+  memoryBarrier.dstStageMask = dstStage;
+  memoryBarrier.dstAccessMask = dstAccess;
+  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dependency.memoryBarrierCount = 1;
+  dependency.pMemoryBarriers = &memoryBarrier;
+  vkCmdPipelineBarrier2(commands, &dependency);
+}
+
+llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
+  Segment &segment = segments_.back();
+  if (segment.commands == VK_NULL_HANDLE) {
+    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocateInfo.commandPool = pool_;
+    allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocateInfo.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (llvm::Error error =
+            check(vkAllocateCommandBuffers(device_.handle(), &allocateInfo, &commands), "vkAllocateCommandBuffers"))
+      return error;
+    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    if (llvm::Error error = check(vkBeginCommandBuffer(commands, &beginInfo), "vkBeginCommandBuffer")) {
+      vkFreeCommandBuffers(device_.handle(), pool_, 1, &commands);
+      return error;
+    }
+    segment.commands = commands;
+  }
+  // Also orders the segment's first command after earlier submissions.
+  barrier(segment.commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+          VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  return segment.commands;
+}
+
+llvm::Error CommandBuffer::readBuffer(mux::Buffer &src, uint64_t srcOffset, void *dst, uint64_t size) {
+  if (llvm::Error error = checkHostPointerCommand(src, srcOffset, size, dst, "read"))
+    return error;
+  return hostPointerCommand("readBuffer");
+}
+
+llvm::Error CommandBuffer::writeBuffer(mux::Buffer &dst, uint64_t dstOffset, const void *src, uint64_t size) {
+  if (llvm::Error error = checkHostPointerCommand(dst, dstOffset, size, src, "write"))
+    return error;
+  return hostPointerCommand("writeBuffer");
+}
+
+llvm::Error CommandBuffer::readBufferRect(mux::Buffer &src, void *dst, const mux::RectRegion &rect) {
+  auto normal = mux::support::normalizeRect(rect);
+  if (!normal)
+    return normal.takeError();
+  if (llvm::Error error = checkHostPointerCommand(src, 0, mux::support::rectSrcExtent(*normal), dst, "rect read"))
+    return error;
+  return hostPointerCommand("readBufferRect");
+}
+
+llvm::Error CommandBuffer::writeBufferRect(mux::Buffer &dst, const void *src, const mux::RectRegion &rect) {
+  auto normal = mux::support::normalizeRect(rect);
+  if (!normal)
+    return normal.takeError();
+  if (llvm::Error error = checkHostPointerCommand(dst, 0, mux::support::rectDstExtent(*normal), src, "rect write"))
+    return error;
+  return hostPointerCommand("writeBufferRect");
+}
+
+llvm::Error CommandBuffer::checkHostPointerCommand(mux::Buffer &buffer, uint64_t offset, uint64_t size,
+                                                   const void *host, const char *what) {
+  // The arguments are checked as on any device, so that a broken call is
+  // reported as such rather than as unsupported.
+  if (llvm::Error error = checkRecordable())
+    return error;
+  auto bound = boundBuffer(buffer, what);
+  if (!bound)
+    return bound.takeError();
+  if (llvm::Error error = checkRange(**bound, offset, size, what))
+    return error;
+  if (!host && size)
+    return mux::makeError(mux::Status::InvalidArgument, std::string(what) + " host pointer is null");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::pair<Buffer *, Buffer *>> CommandBuffer::checkCopy(mux::Buffer &src, uint64_t srcOffset,
+                                                                       uint64_t srcSize, mux::Buffer &dst,
+                                                                       uint64_t dstOffset, uint64_t dstSize,
+                                                                       const char *what) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  const std::string name(what);
+  auto source = boundBuffer(src, (name + " source").c_str());
+  if (!source)
+    return source.takeError();
+  auto destination = boundBuffer(dst, (name + " destination").c_str());
+  if (!destination)
+    return destination.takeError();
+  if (llvm::Error error = checkRange(**source, srcOffset, srcSize, (name + " source").c_str()))
+    return error;
+  if (llvm::Error error = checkRange(**destination, dstOffset, dstSize, (name + " destination").c_str()))
+    return error;
+  return std::pair{*source, *destination};
+}
+
+llvm::Error CommandBuffer::copyBuffer(mux::Buffer &src, uint64_t srcOffset, mux::Buffer &dst, uint64_t dstOffset,
+                                      uint64_t size) {
+  auto buffers = checkCopy(src, srcOffset, size, dst, dstOffset, size, "copy");
+  if (!buffers)
+    return buffers.takeError();
+  auto [source, destination] = *buffers;
+  if (size == 0)
+    return llvm::Error::success();
+  auto commands = beginCommand();
+  if (!commands)
+    return commands.takeError();
+  // Vulkan forbids overlapping regions in one copy; memmove semantics come
+  // from copying an overlapping range in pieces no longer than the distance,
+  // ordered away from the overlap, with a barrier between pieces.
+  const bool sameMemory = source->boundMemory() == destination->boundMemory();
+  const uint64_t srcBegin = source->boundOffset() + srcOffset;
+  const uint64_t dstBegin = destination->boundOffset() + dstOffset;
+  const uint64_t distance = srcBegin > dstBegin ? srcBegin - dstBegin : dstBegin - srcBegin;
+  if (!sameMemory || distance >= size) {
+    VkBufferCopy region{srcOffset, dstOffset, size};
+    vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), 1, &region);
+    return llvm::Error::success();
+  }
+  if (distance == 0)
+    return llvm::Error::success();
+  const bool forward = dstBegin < srcBegin;
+  for (uint64_t done = 0; done < size;) {
+    uint64_t piece = std::min(distance, size - done);
+    uint64_t at = forward ? done : size - done - piece;
+    VkBufferCopy region{srcOffset + at, dstOffset + at, piece};
+    if (done)
+      barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+              VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), 1, &region);
+    done += piece;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error CommandBuffer::copyBufferRect(mux::Buffer &src, mux::Buffer &dst, const mux::RectRegion &rect) {
+  auto normal = mux::support::normalizeRect(rect);
+  if (!normal)
+    return normal.takeError();
+  auto buffers = checkCopy(src, 0, mux::support::rectSrcExtent(*normal), dst, 0, mux::support::rectDstExtent(*normal),
+                           "rect copy");
+  if (!buffers)
+    return buffers.takeError();
+  auto [source, destination] = *buffers;
+  std::vector<VkBufferCopy> rows;
+  for (size_t z = 0; z < normal->region[2]; ++z)
+    for (size_t y = 0; y < normal->region[1]; ++y) {
+      VkBufferCopy row;
+      row.srcOffset = (normal->srcOrigin[2] + z) * normal->srcSlicePitch +
+                      (normal->srcOrigin[1] + y) * normal->srcRowPitch + normal->srcOrigin[0];
+      row.dstOffset = (normal->dstOrigin[2] + z) * normal->dstSlicePitch +
+                      (normal->dstOrigin[1] + y) * normal->dstRowPitch + normal->dstOrigin[0];
+      row.size = normal->region[0];
+      rows.push_back(row);
+    }
+  auto commands = beginCommand();
+  if (!commands)
+    return commands.takeError();
+  vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), static_cast<uint32_t>(rows.size()), rows.data());
+  return llvm::Error::success();
+}
+
+llvm::Error CommandBuffer::fillBuffer(mux::Buffer &dst, uint64_t offset, uint64_t size, const void *pattern,
+                                      size_t patternSize) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  auto destination = boundBuffer(dst, "fill destination");
+  if (!destination)
+    return destination.takeError();
+  if (!pattern || patternSize == 0 || patternSize > 128 || size % patternSize)
+    return mux::makeError(mux::Status::InvalidArgument, "fill pattern of " + std::to_string(patternSize) +
+                                                            " bytes (1 to 128, dividing the size, non-null)");
+  if (llvm::Error error = checkRange(**destination, offset, size, "fill"))
+    return error;
+  if (size == 0)
+    return llvm::Error::success();
+  auto commands = beginCommand();
+  if (!commands)
+    return commands.takeError();
+  return recordFillPieces(*commands, (*destination)->handle(), offset, size, static_cast<const std::byte *>(pattern),
+                          patternSize);
+}
+
+llvm::Error CommandBuffer::userCallback(mux::CommandCallback callback) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  if (!callback)
+    return mux::makeError(mux::Status::InvalidArgument, "empty user callback");
+  segments_.back().userCallback = std::move(callback);
+  segments_.emplace_back();
+  return llvm::Error::success();
+}
+
+llvm::Error CommandBuffer::addMarker(Action::Kind kind, mux::CommandCallback callback) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  if (!callback)
+    return mux::makeError(mux::Status::InvalidArgument, "empty marker callback");
+  segments_.back().actions.push_back({kind, std::move(callback)});
+  return llvm::Error::success();
+}
+
+llvm::Error CommandBuffer::markCommandStart(mux::CommandCallback callback) {
+  return addMarker(Action::Kind::Start, std::move(callback));
+}
+
+llvm::Error CommandBuffer::markCommandEnd(mux::CommandCallback callback) {
+  return addMarker(Action::Kind::End, std::move(callback));
+}
+
+llvm::Error CommandBuffer::writeTimestamp(mux::QueryPool &pool, uint32_t index) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  auto *vulkanPool = dynamic_cast<QueryPool *>(&pool);
+  if (!vulkanPool)
+    return mux::makeError(mux::Status::InvalidArgument, "query pool of another device");
+  if (index >= vulkanPool->count())
+    return mux::makeError(mux::Status::InvalidArgument, "timestamp slot " + std::to_string(index) + " of a pool of " +
+                                                            std::to_string(vulkanPool->count()));
+  auto commands = beginCommand();
+  if (!commands)
+    return commands.takeError();
+  vkCmdResetQueryPool(*commands, vulkanPool->handle(), index, 1);
+  // After every earlier command has completed.
+  vkCmdWriteTimestamp2(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, vulkanPool->handle(), index);
+  return llvm::Error::success();
+}
+
+llvm::Error CommandBuffer::finalize() {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  for (Segment &segment : segments_) {
+    if (segment.commands == VK_NULL_HANDLE)
+      continue;
+    // The host reads results (mapped memory, printf buffers) after the
+    // segment's fence.
+    barrier(segment.commands, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
+    if (llvm::Error error = check(vkEndCommandBuffer(segment.commands), "vkEndCommandBuffer"))
+      return error;
+  }
+  finalized_ = true;
+  return llvm::Error::success();
+}
+
+void CommandBuffer::reset() {
+  freeCommandBuffers();
+  vkResetCommandPool(device_.handle(), pool_, 0);
+  segments_.clear();
+  segments_.emplace_back();
+  arena_.reset();
+  finalized_ = false;
+}
+
+void CommandBuffer::completeSegment(size_t index, const mux::Outcome &outcome) {
+  Segment &segment = segments_[index];
+  for (Action &action : segment.actions) {
+    switch (action.kind) {
+    case Action::Kind::Start:
+      action.callback(mux::Outcome());
+      break;
+    case Action::Kind::End:
+      action.callback(outcome);
+      break;
+    case Action::Kind::Printf:
+      if (outcome.status == mux::Status::Success) {
+        std::string text = compiler::decodePrintfBuffer(*action.printf.table, action.printf.buffer);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+      }
+      break;
+    }
+  }
+  if (segment.userCallback)
+    segment.userCallback(outcome);
+}
+
+} // namespace vulkan_target

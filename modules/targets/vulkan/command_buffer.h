@@ -1,0 +1,105 @@
+// mux::CommandBuffer recorded into Vulkan command buffers. Commands are
+// separated by global memory barriers (each sees its predecessor's writes).
+// A user callback ends a *segment*: the queue submits segments one at a
+// time and runs each one's host work (markers, printf output, the callback)
+// once it has completed. Markers do not split: they run, in order, after
+// their segment completed.
+#pragma once
+
+#include "device_handle.h"
+#include "record_arena.h"
+
+#include "mux/command_buffer.h"
+
+#include <array>
+#include <utility>
+#include <vector>
+#include <volk.h>
+
+namespace vulkan_target {
+
+class Buffer;
+class Device;
+class Kernel;
+
+class CommandBuffer final : public mux::CommandBuffer {
+public:
+  static llvm::Expected<std::unique_ptr<CommandBuffer>> create(Device &device);
+  ~CommandBuffer() override;
+
+  llvm::Error readBuffer(mux::Buffer &src, uint64_t srcOffset, void *dst, uint64_t size) override;
+  llvm::Error writeBuffer(mux::Buffer &dst, uint64_t dstOffset, const void *src, uint64_t size) override;
+  llvm::Error copyBuffer(mux::Buffer &src, uint64_t srcOffset, mux::Buffer &dst, uint64_t dstOffset,
+                         uint64_t size) override;
+  llvm::Error fillBuffer(mux::Buffer &dst, uint64_t offset, uint64_t size, const void *pattern,
+                         size_t patternSize) override;
+  llvm::Error readBufferRect(mux::Buffer &src, void *dst, const mux::RectRegion &rect) override;
+  llvm::Error writeBufferRect(mux::Buffer &dst, const void *src, const mux::RectRegion &rect) override;
+  llvm::Error copyBufferRect(mux::Buffer &src, mux::Buffer &dst, const mux::RectRegion &rect) override;
+  llvm::Error ndrange(mux::Kernel &kernel, std::span<const mux::KernelArg> args, const mux::NDRange &range) override;
+  llvm::Error userCallback(mux::CommandCallback callback) override;
+  llvm::Error markCommandStart(mux::CommandCallback callback) override;
+  llvm::Error markCommandEnd(mux::CommandCallback callback) override;
+  llvm::Error writeTimestamp(mux::QueryPool &pool, uint32_t index) override;
+  llvm::Error finalize() override;
+  void reset() override;
+
+  // The queue's side.
+  bool finalized() const { return finalized_; }
+  size_t segmentCount() const { return segments_.size(); }
+  /// The Vulkan commands of segment `index` (null when it has none).
+  VkCommandBuffer segmentCommands(size_t index) const { return segments_[index].commands; }
+  /// Runs segment `index`'s host work after it completed with `outcome`.
+  void completeSegment(size_t index, const mux::Outcome &outcome);
+  /// Whether a dispatch of this command buffer is under way (queue mutex).
+  bool executing() const { return executing_; }
+  void setExecuting(bool executing) { executing_ = executing; }
+
+private:
+  struct PrintfOutput {
+    std::byte *buffer;                   ///< the launch's printf buffer (host view)
+    const std::vector<std::byte> *table; ///< the executable's format table
+  };
+  struct Action {
+    enum class Kind { Start, End, Printf } kind;
+    mux::CommandCallback callback;
+    PrintfOutput printf{};
+  };
+  struct Segment {
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    std::vector<Action> actions;
+    mux::CommandCallback userCallback; ///< ends the segment; empty for the last
+  };
+
+  CommandBuffer(Device &device, SharedDevice owner, VkCommandPool pool)
+      : device_(device), owner_(std::move(owner)), pool_(pool), arena_(device) {
+    segments_.emplace_back();
+  }
+  llvm::Error checkRecordable() const;
+  /// Checks a buffer-to-buffer transfer and returns the two buffers.
+  llvm::Expected<std::pair<Buffer *, Buffer *>> checkCopy(mux::Buffer &src, uint64_t srcOffset, uint64_t srcSize,
+                                                          mux::Buffer &dst, uint64_t dstOffset, uint64_t dstSize,
+                                                          const char *what);
+  llvm::Error addMarker(Action::Kind kind, mux::CommandCallback callback);
+  llvm::Error checkHostPointerCommand(mux::Buffer &buffer, uint64_t offset, uint64_t size, const void *host,
+                                      const char *what);
+  /// The current segment's Vulkan command buffer, begun, after a barrier
+  /// that orders this command after everything before it.
+  llvm::Expected<VkCommandBuffer> beginCommand();
+  void barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+  llvm::Error recordFillPieces(VkCommandBuffer commands, VkBuffer dst, uint64_t offset, uint64_t size,
+                               const std::byte *pattern, size_t patternSize);
+  llvm::Error recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
+                           const mux::NDRange &range);
+  void freeCommandBuffers();
+
+  Device &device_;
+  SharedDevice owner_;
+  VkCommandPool pool_;
+  RecordArena arena_;
+  std::vector<Segment> segments_;
+  bool finalized_ = false;
+  bool executing_ = false;
+};
+
+} // namespace vulkan_target

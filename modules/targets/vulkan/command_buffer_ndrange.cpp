@@ -1,0 +1,159 @@
+// ndrange: one kernel launch as Vulkan dispatches, following
+// compiler/abi/vulkan_kernel_abi.h: launch fields and arguments in the push
+// constants (or the arguments in an argument buffer), the local size and
+// __local sizes as specialization constants, non-uniform ranges split into
+// pieces with their own local size and GroupOffset.
+#include "command_buffer.h"
+
+#include "device.h"
+#include "executable.h"
+#include "launch_split.h"
+#include "memory.h"
+
+#include "compiler/abi/printf_abi.h"
+
+#include <cstring>
+
+namespace vulkan_target {
+namespace {
+
+namespace abi = compiler::abi::vulkan;
+
+/// The kernel's push-constant block, written field by field.
+class PushBlock {
+public:
+  PushBlock(const compiler::VulkanKernelBinaryInfo &info) : info_(info), bytes_((info.pushConstantSize + 3) / 4 * 4) {}
+  void set(abi::LaunchField field, const void *value) {
+    uint32_t offset = info_.offsetOf(field);
+    if (offset != abi::kNotUsed)
+      std::memcpy(bytes_.data() + offset, value, abi::launchFieldSize(field));
+  }
+  void set3(abi::LaunchField field, const std::array<uint32_t, 3> &value) { set(field, value.data()); }
+  void set64(abi::LaunchField field, uint64_t value) { set(field, &value); }
+  std::vector<std::byte> &bytes() { return bytes_; }
+
+private:
+  const compiler::VulkanKernelBinaryInfo &info_;
+  std::vector<std::byte> bytes_;
+};
+
+/// Writes the arguments at their offsets in `block` (push constants or
+/// argument buffer).
+void writeArguments(const compiler::VulkanKernelBinaryInfo &info, std::span<const mux::KernelArg> args,
+                    std::byte *block) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const compiler::VulkanKernelArg &slot = info.args[i];
+    switch (slot.kind) {
+    case compiler::VulkanKernelArg::Kind::Buffer: {
+      uint64_t address = args[i].buffer ? args[i].buffer->deviceAddress() + args[i].offset : 0;
+      std::memcpy(block + slot.offset, &address, sizeof(address));
+      break;
+    }
+    case compiler::VulkanKernelArg::Kind::Value:
+      std::memcpy(block + slot.offset, args[i].value.data(), slot.size);
+      break;
+    case compiler::VulkanKernelArg::Kind::Local:
+      break; // a specialization constant of the pipeline
+    }
+  }
+}
+
+} // namespace
+
+llvm::Error CommandBuffer::ndrange(mux::Kernel &kernel, std::span<const mux::KernelArg> args,
+                                   const mux::NDRange &range) {
+  if (llvm::Error error = checkRecordable())
+    return error;
+  auto *vulkanKernel = dynamic_cast<Kernel *>(&kernel);
+  if (!vulkanKernel)
+    return mux::makeError(mux::Status::InvalidArgument, "kernel of another device");
+  if (&vulkanKernel->program().device != &device_)
+    return mux::makeError(mux::Status::InvalidArgument, "kernel loaded on another vulkan device");
+  if (llvm::Error error = vulkanKernel->validate(args, range))
+    return error;
+  for (uint32_t d = 0; d < range.dimensions; ++d)
+    if (range.globalSize[d] == 0)
+      return llvm::Error::success(); // an empty range runs nothing
+  auto commands = beginCommand();
+  if (!commands)
+    return commands.takeError();
+  return recordLaunch(*commands, *vulkanKernel, args, range);
+}
+
+llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
+                                        const mux::NDRange &range) {
+  const compiler::VulkanKernelBinaryInfo &info = kernel.binaryInfo();
+  const LoadedProgram &program = kernel.program();
+  std::array<uint64_t, 3> global{1, 1, 1}, local{1, 1, 1};
+  std::array<uint32_t, 3> global32{1, 1, 1}, local32{1, 1, 1}, offset32{0, 0, 0}, groups{1, 1, 1};
+  for (uint32_t d = 0; d < range.dimensions; ++d) {
+    global[d] = range.globalSize[d];
+    local[d] = range.localSize[d];
+    global32[d] = static_cast<uint32_t>(global[d]);
+    local32[d] = static_cast<uint32_t>(local[d]);
+    offset32[d] = static_cast<uint32_t>(range.globalOffset[d]);
+    groups[d] = static_cast<uint32_t>((global[d] + local[d] - 1) / local[d]);
+  }
+  const std::vector<uint32_t> localArgSizes = kernel.localArgSizes(args);
+  const VkPhysicalDeviceLimits &limits = device_.facts().properties.limits;
+  const std::vector<DispatchPiece> pieces = splitRange(
+      global, local,
+      {limits.maxComputeWorkGroupCount[0], limits.maxComputeWorkGroupCount[1], limits.maxComputeWorkGroupCount[2]});
+  // Every pipeline first, so a failure records nothing.
+  std::vector<VkPipeline> pipelines;
+  for (const DispatchPiece &piece : pieces) {
+    auto pipeline = kernel.pipeline({piece.localSize, localArgSizes});
+    if (!pipeline)
+      return pipeline.takeError();
+    pipelines.push_back(*pipeline);
+  }
+
+  PushBlock push(info);
+  push.set3(abi::LaunchField::GlobalOffset, offset32);
+  push.set3(abi::LaunchField::GlobalSize, global32);
+  push.set3(abi::LaunchField::EnqueuedLocalSize, local32);
+  push.set3(abi::LaunchField::NumGroups, groups);
+  push.set(abi::LaunchField::WorkDim, &range.dimensions);
+  push.set64(abi::LaunchField::GlobalVariables, program.globals ? program.globals->address() : 0);
+  if (info.argumentBufferSize) {
+    auto argumentBuffer = arena_.allocate(info.argumentBufferSize, abi::kBlockAlignment);
+    if (!argumentBuffer)
+      return argumentBuffer.takeError();
+    std::memset(argumentBuffer->host, 0, info.argumentBufferSize);
+    writeArguments(info, args, argumentBuffer->host);
+    push.set64(abi::LaunchField::ArgumentBuffer, argumentBuffer->address);
+  } else {
+    writeArguments(info, args, push.bytes().data());
+  }
+  if (info.flags & compiler::VulkanKernelUsesPrintf) {
+    // The header is rewritten on the device at each run of the command
+    // buffer, so that a repeated dispatch prints only its own output.
+    const uint64_t capacity = device_.info().printfBufferSize;
+    auto printfBuffer = arena_.allocate(sizeof(compiler::abi::PrintfBufferHeader) + capacity, 16);
+    if (!printfBuffer)
+      return printfBuffer.takeError();
+    compiler::abi::PrintfBufferHeader header{capacity, 0};
+    vkCmdUpdateBuffer(commands, printfBuffer->buffer, printfBuffer->offset, sizeof(header), &header);
+    barrier(commands, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    push.set64(abi::LaunchField::PrintfBuffer, printfBuffer->address);
+    segments_.back().actions.push_back(
+        {Action::Kind::Printf, nullptr, PrintfOutput{printfBuffer->host, &program.binary.printfTable}});
+  }
+
+  VkPipeline bound = VK_NULL_HANDLE;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (pipelines[i] != bound) {
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[i]);
+      bound = pipelines[i];
+    }
+    push.set3(abi::LaunchField::GroupOffset, pieces[i].groupOffset);
+    if (!push.bytes().empty())
+      vkCmdPushConstants(commands, kernel.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                         static_cast<uint32_t>(push.bytes().size()), push.bytes().data());
+    vkCmdDispatch(commands, pieces[i].groupCount[0], pieces[i].groupCount[1], pieces[i].groupCount[2]);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace vulkan_target

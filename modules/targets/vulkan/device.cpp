@@ -1,0 +1,195 @@
+#include "device.h"
+
+#include "command_buffer.h"
+#include "device_info.h"
+#include "executable.h"
+#include "memory.h"
+#include "query_pool.h"
+#include "sync.h"
+#include "vulkan_result.h"
+
+#include "compiler/spirv/vulkan_target.h"
+#include "mux/support/cpu_sync.h"
+#include "mux/support/host_command_buffer.h"
+
+#include <bit>
+#include <ctime>
+
+namespace vulkan_target {
+
+llvm::Expected<std::unique_ptr<Device>> Device::create(std::shared_ptr<Instance> instance, PhysicalDevice facts) {
+  chainFeatures(facts);
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = facts.computeQueueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  createInfo.pNext = &facts.features;
+  createInfo.queueCreateInfoCount = 1;
+  createInfo.pQueueCreateInfos = &queueInfo;
+  createInfo.enabledExtensionCount = static_cast<uint32_t>(facts.enabledExtensions.size());
+  createInfo.ppEnabledExtensionNames = facts.enabledExtensions.data();
+  VkDevice handle = VK_NULL_HANDLE;
+  if (llvm::Error error = check(vkCreateDevice(facts.handle, &createInfo, nullptr, &handle),
+                                std::string("vkCreateDevice for '") + facts.properties.deviceName + "'"))
+    return error;
+  std::unique_ptr<Device> device(new Device(std::move(instance), std::move(facts), handle));
+  if (llvm::Error error = device->initialize())
+    return error;
+  return device;
+}
+
+Device::Device(std::shared_ptr<Instance> instance, PhysicalDevice facts, VkDevice device)
+    : instance_(instance), facts_(std::move(facts)), device_(device),
+      shared_(std::make_shared<DeviceHandle>(std::move(instance), device)) {
+  chainFeatures(facts_); // the copy's own chain
+  info_ = describeDevice(facts_);
+}
+
+llvm::Error Device::initialize() {
+  // Which memory types our buffers accept (the same for every size).
+  VkBufferCreateInfo probeInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  probeInfo.size = 4096;
+  probeInfo.usage = kBufferUsage;
+  VkBuffer probe = VK_NULL_HANDLE;
+  if (llvm::Error error = check(vkCreateBuffer(device_, &probeInfo, nullptr, &probe), "vkCreateBuffer"))
+    return error;
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device_, probe, &requirements);
+  vkDestroyBuffer(device_, probe, nullptr);
+  bufferMemoryTypeBits_ = requirements.memoryTypeBits;
+
+  pipelineCache_ = std::make_unique<PipelineCache>(device_, facts_);
+  VkQueue queue = VK_NULL_HANDLE;
+  vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
+  queue_ = std::make_unique<Queue>(device_, queue, info_.name);
+  return calibrateClock();
+}
+
+Device::~Device() {
+  queue_.reset();
+  vkDeviceWaitIdle(device_);
+  compiler_.reset();
+  pipelineCache_.reset();
+  // The VkDevice goes with the last object made from it (shared_).
+}
+
+compiler::Target &Device::compiler() {
+  // Created on first use: enumerating devices does not start LLVM.
+  std::call_once(compilerOnce_, [&] { compiler_ = compiler::createVulkanTarget(compilerConfig(facts_, info_)); });
+  return *compiler_;
+}
+
+int Device::chooseMemoryType(uint32_t properties, VkMemoryPropertyFlags preferred) const {
+  int fallback = -1;
+  for (uint32_t i = 0; i < facts_.memory.memoryTypeCount; ++i) {
+    if (!(bufferMemoryTypeBits_ & (1u << i)))
+      continue;
+    if ((memoryProperties(i) & properties) != properties)
+      continue;
+    if ((facts_.memory.memoryTypes[i].propertyFlags & preferred) == preferred)
+      return static_cast<int>(i); // Vulkan lists better types first
+    if (fallback < 0)
+      fallback = static_cast<int>(i);
+  }
+  return fallback;
+}
+
+uint32_t Device::memoryProperties(uint32_t index) const {
+  const VkMemoryPropertyFlags flags = facts_.memory.memoryTypes[index].propertyFlags;
+  uint32_t properties = 0;
+  if (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+    properties |= mux::MemoryDeviceLocal;
+  if (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+    properties |= mux::MemoryHostVisible;
+  if (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+    properties |= mux::MemoryHostCoherent;
+  if (flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
+    properties |= mux::MemoryHostCached;
+  return properties;
+}
+
+llvm::Expected<std::unique_ptr<mux::Memory>> Device::allocateMemory(uint64_t size, uint32_t properties,
+                                                                    uint64_t alignment) {
+  if (size == 0)
+    return mux::makeError(mux::Status::InvalidArgument, "allocation of 0 bytes");
+  if (alignment && !std::has_single_bit(alignment))
+    return mux::makeError(mux::Status::InvalidArgument,
+                          "alignment " + std::to_string(alignment) + " is not a power of two");
+  if (size > info_.maxMemAllocSize)
+    return mux::makeError(mux::Status::InvalidArgument, "allocation of " + std::to_string(size) +
+                                                            " bytes exceeds the largest of " +
+                                                            std::to_string(info_.maxMemAllocSize));
+  // Host-visible memory the host reads prefers a cached type; other memory
+  // prefers device-local.
+  VkMemoryPropertyFlags preferred = (properties & mux::MemoryHostVisible) && !(properties & mux::MemoryDeviceLocal)
+                                        ? 0
+                                        : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  int type = chooseMemoryType(properties, preferred);
+  if (type < 0)
+    return mux::makeError(mux::Status::Unsupported,
+                          "device '" + info_.name + "' has no memory type with the requested properties");
+  auto memory =
+      Memory::allocate(*this, size, static_cast<uint32_t>(type), std::max<uint64_t>(alignment, info_.memBaseAddrAlign));
+  if (!memory)
+    return memory.takeError();
+  return std::unique_ptr<mux::Memory>(std::move(*memory));
+}
+
+llvm::Expected<std::unique_ptr<mux::Memory>> Device::wrapHostMemory(void *pointer, uint64_t size) {
+  if (!pointer)
+    return mux::makeError(mux::Status::InvalidArgument, "wrap of a null host pointer");
+  return mux::makeError(mux::Status::Unsupported, "vulkan devices do not wrap host memory (the OpenCL layer copies)");
+}
+
+llvm::Expected<std::unique_ptr<mux::Buffer>> Device::createBuffer(uint64_t size) {
+  auto buffer = Buffer::create(*this, size);
+  if (!buffer)
+    return buffer.takeError();
+  return std::unique_ptr<mux::Buffer>(std::move(*buffer));
+}
+
+llvm::Expected<std::unique_ptr<mux::CommandBuffer>> Device::createCommandBuffer() {
+  auto commandBuffer = CommandBuffer::create(*this);
+  if (!commandBuffer)
+    return commandBuffer.takeError();
+  return std::unique_ptr<mux::CommandBuffer>(std::move(*commandBuffer));
+}
+
+llvm::Expected<std::unique_ptr<mux::QueryPool>> Device::createQueryPool(uint32_t count) {
+  auto pool = QueryPool::create(*this, count);
+  if (!pool)
+    return pool.takeError();
+  return std::unique_ptr<mux::QueryPool>(std::move(*pool));
+}
+
+llvm::Expected<std::unique_ptr<mux::Semaphore>> Device::createSemaphore() {
+  auto semaphore = Semaphore::create(shared_);
+  if (!semaphore)
+    return semaphore.takeError();
+  return std::unique_ptr<mux::Semaphore>(std::move(*semaphore));
+}
+
+llvm::Expected<std::unique_ptr<mux::Fence>> Device::createFence() {
+  // Signalled by the queue's completion thread, which knows the status.
+  return std::make_unique<mux::support::CpuFence>();
+}
+
+llvm::Expected<std::unique_ptr<mux::Executable>> Device::createExecutable(std::span<const std::byte> binary) {
+  auto executable = Executable::load(*this, binary);
+  if (!executable)
+    return executable.takeError();
+  return std::unique_ptr<mux::Executable>(std::move(*executable));
+}
+
+uint64_t Device::timestampNs() const { return mux::support::hostClockNs(); }
+
+uint64_t Device::ticksToNs(uint64_t ticks) const {
+  if (facts_.timestampValidBits < 64)
+    ticks &= (uint64_t(1) << facts_.timestampValidBits) - 1;
+  const double ns = double(ticks) * facts_.properties.limits.timestampPeriod;
+  return static_cast<uint64_t>(static_cast<int64_t>(ns) + clockOffsetNs_);
+}
+
+} // namespace vulkan_target

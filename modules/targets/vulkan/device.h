@@ -1,0 +1,77 @@
+// One Vulkan physical device as a Mux device: owns the VkDevice, its compute
+// queue, the pipeline cache and the device-wide helpers the other objects
+// use (memory-type choice, the clock).
+#pragma once
+
+#include "device_handle.h"
+#include "instance.h"
+#include "physical_device.h"
+#include "pipeline_cache.h"
+#include "queue.h"
+
+#include "mux/device.h"
+
+#include <memory>
+#include <mutex>
+
+namespace vulkan_target {
+
+class Device final : public mux::Device {
+public:
+  /// Creates the VkDevice with the features `facts` selected.
+  static llvm::Expected<std::unique_ptr<Device>> create(std::shared_ptr<Instance> instance, PhysicalDevice facts);
+  ~Device() override;
+
+  const mux::DeviceInfo &info() const override { return info_; }
+  compiler::Target &compiler() override;
+  llvm::Expected<std::unique_ptr<mux::Memory>> allocateMemory(uint64_t size, uint32_t properties,
+                                                              uint64_t alignment) override;
+  llvm::Expected<std::unique_ptr<mux::Memory>> wrapHostMemory(void *pointer, uint64_t size) override;
+  llvm::Expected<std::unique_ptr<mux::Buffer>> createBuffer(uint64_t size) override;
+  llvm::Expected<std::unique_ptr<mux::CommandBuffer>> createCommandBuffer() override;
+  llvm::Expected<std::unique_ptr<mux::QueryPool>> createQueryPool(uint32_t count) override;
+  llvm::Expected<std::unique_ptr<mux::Semaphore>> createSemaphore() override;
+  llvm::Expected<std::unique_ptr<mux::Fence>> createFence() override;
+  llvm::Expected<std::unique_ptr<mux::Executable>> createExecutable(std::span<const std::byte> binary) override;
+  mux::Queue &queue() override { return *queue_; }
+  uint64_t timestampNs() const override;
+
+  VkDevice handle() const { return device_; }
+  /// Keeps the VkDevice alive for objects that may outlive this Device.
+  const SharedDevice &shared() const { return shared_; }
+  const PhysicalDevice &facts() const { return facts_; }
+  PipelineCache &pipelineCache() { return *pipelineCache_; }
+
+  /// The memory type for buffers with at least `properties` (MemoryProperty
+  /// bits), preferring `preferred` (VkMemoryPropertyFlags) among them; -1
+  /// when none has them.
+  int chooseMemoryType(uint32_t properties, VkMemoryPropertyFlags preferred = 0) const;
+  /// The MemoryProperty bits memory type `index` offers.
+  uint32_t memoryProperties(uint32_t index) const;
+  /// Memory types a buffer of ours may be bound to.
+  uint32_t bufferMemoryTypeBits() const { return bufferMemoryTypeBits_; }
+
+  /// A device timestamp (query result in ticks) on the timestampNs() clock.
+  uint64_t ticksToNs(uint64_t ticks) const;
+
+private:
+  Device(std::shared_ptr<Instance> instance, PhysicalDevice facts, VkDevice device);
+  llvm::Error initialize();
+  llvm::Error calibrateClock();
+
+  std::shared_ptr<Instance> instance_;
+  PhysicalDevice facts_;
+  mux::DeviceInfo info_;
+  VkDevice device_;
+  SharedDevice shared_;
+  uint32_t bufferMemoryTypeBits_ = 0;
+  /// ns of the host clock at device tick 0 (may be negative).
+  int64_t clockOffsetNs_ = 0;
+  std::once_flag compilerOnce_;
+  std::unique_ptr<compiler::Target> compiler_;
+  std::unique_ptr<PipelineCache> pipelineCache_;
+  // Destroyed first: no dispatch outlives the objects above.
+  std::unique_ptr<Queue> queue_;
+};
+
+} // namespace vulkan_target

@@ -1,0 +1,90 @@
+// mux::Queue on one Vulkan compute queue. A dispatch is handed to Vulkan
+// only once every semaphore it waits on has its signal submitted (so the
+// driver never sees a wait before its signal, and a dispatch that cannot
+// run yet never blocks the VkQueue for those behind it); it then waits on
+// the timeline values on the device. A command buffer split by user
+// callbacks is submitted one segment at a time: the completion thread runs
+// a segment's markers and callback once the segment has completed, then
+// submits the next. The last segment signals the dispatch's semaphores.
+#pragma once
+
+#include "mux/queue.h"
+#include "mux/support/cpu_sync.h"
+
+#include <condition_variable>
+#include <deque>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+#include <volk.h>
+
+namespace vulkan_target {
+
+class CommandBuffer;
+class Semaphore;
+
+class Queue final : public mux::Queue {
+public:
+  Queue(VkDevice device, VkQueue queue, std::string deviceName);
+  /// Finishes what was submitted or can be, abandons dispatches whose
+  /// semaphores nobody will signal, and stops the completion thread.
+  ~Queue() override;
+
+  llvm::Error dispatch(mux::CommandBuffer &commandBuffer, std::span<mux::Semaphore *const> waits,
+                       std::span<mux::Semaphore *const> signals, mux::Fence *fence,
+                       mux::CompletionCallback onComplete) override;
+  void waitAll() override;
+
+  /// Whether the device was lost (every later dispatch fails at once).
+  bool deviceLost() const;
+
+private:
+  struct Dispatch {
+    CommandBuffer *commandBuffer;
+    std::vector<Semaphore *> waits;
+    std::vector<Semaphore *> signals;
+    mux::support::CpuFence *fence;
+    mux::CompletionCallback onComplete;
+    size_t nextSegment = 0;
+    mux::Outcome outcome;
+  };
+  struct Submission {
+    std::shared_ptr<Dispatch> dispatch;
+    size_t segment;
+    VkFence fence;
+  };
+
+  /// Submits every held dispatch that can go now. Caller holds mutex_.
+  void submitReady();
+  /// Submits `dispatch`'s next segment, or fails it when the device is lost.
+  /// Caller holds mutex_.
+  void submitSegment(const std::shared_ptr<Dispatch> &dispatch);
+  bool waitsSubmitted(const Dispatch &dispatch) const;
+  VkFence takeFence();
+  void completionLoop();
+  /// Host work after a segment completed; then the next segment or the end
+  /// of the dispatch. Called without mutex_.
+  void segmentCompleted(Submission submission, VkResult result);
+  void finishDispatch(const std::shared_ptr<Dispatch> &dispatch);
+
+  VkDevice device_;
+  VkQueue queue_;
+  std::string deviceName_;
+  mutable std::mutex mutex_;
+  std::condition_variable workArrived_;
+  std::condition_variable dispatchFinished_;
+  std::list<std::shared_ptr<Dispatch>> held_;
+  std::deque<Submission> inFlight_;
+  /// Segments whose completion (host work) is running right now.
+  size_t completing_ = 0;
+  /// Dispatches not yet finished (held, in flight or between segments).
+  size_t outstanding_ = 0;
+  std::vector<VkFence> freeFences_;
+  bool lost_ = false;
+  bool stopping_ = false;
+  std::thread completionThread_;
+};
+
+} // namespace vulkan_target
