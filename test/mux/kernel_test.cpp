@@ -66,29 +66,6 @@ std::unique_ptr<mux::Kernel> buildKernel(mux::Device &device, const char *source
   return std::move(*kernel);
 }
 
-mux::KernelArg bufferArg(mux::Buffer *buffer, uint64_t offset = 0) {
-  mux::KernelArg arg;
-  arg.kind = mux::KernelArg::Kind::Buffer;
-  arg.buffer = buffer;
-  arg.offset = offset;
-  return arg;
-}
-
-template <typename T> mux::KernelArg valueArg(T value) {
-  mux::KernelArg arg;
-  arg.kind = mux::KernelArg::Kind::Value;
-  arg.value.resize(sizeof(T));
-  std::memcpy(arg.value.data(), &value, sizeof(T));
-  return arg;
-}
-
-mux::KernelArg localArg(uint64_t size) {
-  mux::KernelArg arg;
-  arg.kind = mux::KernelArg::Kind::Local;
-  arg.localSize = size;
-  return arg;
-}
-
 TEST_P(KernelTest, NonUniformTwoDimensionalRangeWithOffsets) {
   std::unique_ptr<mux::Executable> executable;
   auto kernel = buildKernel(device(), kSource, "index_space", executable);

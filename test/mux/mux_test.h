@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,30 @@ private:
   std::vector<BoundBuffer> staging_;
   std::vector<StagedRead> stagedReads_;
 };
+
+/// Kernel arguments.
+inline mux::KernelArg bufferArg(mux::Buffer *buffer, uint64_t offset = 0) {
+  mux::KernelArg arg;
+  arg.kind = mux::KernelArg::Kind::Buffer;
+  arg.buffer = buffer;
+  arg.offset = offset;
+  return arg;
+}
+
+template <typename T> mux::KernelArg valueArg(T value) {
+  mux::KernelArg arg;
+  arg.kind = mux::KernelArg::Kind::Value;
+  arg.value.resize(sizeof(T));
+  std::memcpy(arg.value.data(), &value, sizeof(T));
+  return arg;
+}
+
+inline mux::KernelArg localArg(uint64_t size) {
+  mux::KernelArg arg;
+  arg.kind = mux::KernelArg::Kind::Local;
+  arg.localSize = size;
+  return arg;
+}
 
 /// Deterministic, position-dependent test bytes.
 std::vector<uint8_t> patternBytes(size_t size, uint32_t seed);

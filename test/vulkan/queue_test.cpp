@@ -1,0 +1,145 @@
+// Markers, user callbacks, semaphores and timestamps on the vulkan queue:
+// markers run after their work without splitting the Vulkan command
+// buffer; a user callback splits it and later work waits for it.
+#include "vulkan_test.h"
+
+#include "command_buffer.h"
+
+#include <mutex>
+
+namespace vulkantest {
+namespace {
+
+using QueueTest = VulkanTest;
+
+size_t segmentsOf(mux::CommandBuffer &commandBuffer) {
+  return dynamic_cast<vulkan_target::CommandBuffer &>(commandBuffer).segmentCount();
+}
+
+TEST_P(QueueTest, MarkersRunInOrderAfterTheirWorkWithoutSplitting) {
+  HostBuffer a = makeHostBuffer(4096), b = makeHostBuffer(4096);
+  ASSERT_TRUE(a.buffer && b.buffer);
+  b.write(std::vector<uint8_t>(4096, 0));
+  std::vector<int> order;
+  std::vector<uint8_t> seenAtEnd;
+  std::vector<mux::Status> completion;
+  uint8_t seven = 7;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->markCommandStart([&](mux::Status status) { order.push_back(1); }));
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*a.buffer, 0, 4096, &seven, 1));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](mux::Status status) {
+    EXPECT_EQ(status, mux::Status::Success);
+    order.push_back(2);
+  }));
+  MUX_ASSERT_OK(commandBuffer->markCommandStart([&](mux::Status) { order.push_back(3); }));
+  MUX_ASSERT_OK(commandBuffer->copyBuffer(*a.buffer, 0, *b.buffer, 0, 4096));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](mux::Status) {
+    order.push_back(4);
+    seenAtEnd = b.read<uint8_t>(4096); // the copy has completed
+  }));
+  EXPECT_EQ(segmentsOf(*commandBuffer), 1u);
+  MUX_ASSERT_OK(commandBuffer->finalize());
+  auto fence = device().createFence();
+  ASSERT_TRUE(!!fence);
+  MUX_ASSERT_OK(
+      device().queue().dispatch(*commandBuffer, {}, {}, fence->get(), [&](mux::Status status) { order.push_back(5); }));
+  ASSERT_EQ((*fence)->wait(std::chrono::seconds(60)), mux::Status::Success);
+  device().queue().waitAll();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(seenAtEnd, std::vector<uint8_t>(4096, 7));
+}
+
+TEST_P(QueueTest, UserCallbackSplitsAndLaterWorkWaitsForIt) {
+  HostBuffer a = makeHostBuffer(256), b = makeHostBuffer(256);
+  ASSERT_TRUE(a.buffer && b.buffer);
+  uint8_t one = 1;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*a.buffer, 0, 256, &one, 1));
+  MUX_ASSERT_OK(commandBuffer->userCallback([&](mux::Status status) {
+    EXPECT_EQ(a.read<uint8_t>(256), std::vector<uint8_t>(256, 1)); // the fill is done
+    a.write(std::vector<uint8_t>(256, 5));                         // seen by the copy below
+  }));
+  MUX_ASSERT_OK(commandBuffer->copyBuffer(*a.buffer, 0, *b.buffer, 0, 256));
+  EXPECT_EQ(segmentsOf(*commandBuffer), 2u);
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_EQ(b.read<uint8_t>(256), std::vector<uint8_t>(256, 5));
+}
+
+TEST_P(QueueTest, SemaphoreOrdersASplitDispatchBeforeItsWaiter) {
+  HostBuffer a = makeHostBuffer(1 << 16), b = makeHostBuffer(1 << 16), c = makeHostBuffer(1 << 16);
+  ASSERT_TRUE(a.buffer && b.buffer && c.buffer);
+  auto semaphore = device().createSemaphore();
+  ASSERT_TRUE(!!semaphore);
+  uint32_t pattern = 0x01020304;
+  auto first = makeCommandBuffer(), second = makeCommandBuffer();
+  MUX_ASSERT_OK(first->fillBuffer(*a.buffer, 0, 1 << 16, &pattern, 4));
+  MUX_ASSERT_OK(first->userCallback([&](mux::Status) { a.write(std::vector<uint32_t>(1 << 14, 0xabcdef01)); }));
+  MUX_ASSERT_OK(first->copyBuffer(*a.buffer, 0, *b.buffer, 0, 1 << 16));
+  MUX_ASSERT_OK(first->finalize());
+  MUX_ASSERT_OK(second->copyBuffer(*b.buffer, 0, *c.buffer, 0, 1 << 16));
+  MUX_ASSERT_OK(second->finalize());
+  mux::Semaphore *link = semaphore->get();
+  auto fence = device().createFence();
+  ASSERT_TRUE(!!fence);
+  // The waiter is dispatched first: it must not run before the signal.
+  MUX_ASSERT_OK(device().queue().dispatch(*second, {&link, 1}, {}, fence->get(), nullptr));
+  MUX_ASSERT_OK(device().queue().dispatch(*first, {}, {&link, 1}, nullptr, nullptr));
+  ASSERT_EQ((*fence)->wait(std::chrono::seconds(60)), mux::Status::Success);
+  EXPECT_EQ(c.read<uint32_t>(1 << 14), std::vector<uint32_t>(1 << 14, 0xabcdef01));
+}
+
+TEST_P(QueueTest, TimestampsBracketTheWorkOnTheHostClock) {
+  auto pool = device().createQueryPool(3);
+  if (!pool && mux::takeStatus(pool.takeError()) == mux::Status::Unsupported)
+    GTEST_SKIP() << "no timestamps on this queue";
+  ASSERT_TRUE(!!pool);
+  HostBuffer bound = makeHostBuffer(8 << 20);
+  ASSERT_TRUE(bound.buffer);
+  uint8_t value = 9;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->writeTimestamp(**pool, 0));
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, 0, 8 << 20, &value, 1));
+  MUX_ASSERT_OK(commandBuffer->writeTimestamp(**pool, 1));
+  EXPECT_EQ((*pool)->timestampNs(2), 0u); // never written
+  uint64_t before = device().timestampNs();
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  uint64_t after = device().timestampNs();
+  EXPECT_LE(before, (*pool)->timestampNs(0));
+  EXPECT_LT((*pool)->timestampNs(0), (*pool)->timestampNs(1));
+  EXPECT_LE((*pool)->timestampNs(1), after);
+  EXPECT_EQ((*pool)->timestampNs(2), 0u);
+}
+
+TEST_P(QueueTest, RepeatedDispatchRunsMarkersEachTime) {
+  std::mutex mutex;
+  std::vector<int> order;
+  HostBuffer bound = makeHostBuffer(64);
+  ASSERT_TRUE(bound.buffer);
+  uint8_t value = 1;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->markCommandStart([&](mux::Status) {
+    std::lock_guard lock(mutex);
+    order.push_back(0);
+  }));
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, 0, 64, &value, 1));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](mux::Status) {
+    std::lock_guard lock(mutex);
+    order.push_back(1);
+  }));
+  MUX_ASSERT_OK(commandBuffer->finalize());
+  for (int i = 0; i < 8; ++i)
+    MUX_ASSERT_OK(device().queue().dispatch(*commandBuffer, {}, {}, nullptr, nullptr));
+  device().queue().waitAll();
+  std::lock_guard lock(mutex);
+  std::vector<int> expected;
+  for (int i = 0; i < 8; ++i) {
+    expected.push_back(0);
+    expected.push_back(1);
+  }
+  EXPECT_EQ(order, expected);
+}
+
+INSTANTIATE_VULKAN_TEST(QueueTest);
+
+} // namespace
+} // namespace vulkantest
