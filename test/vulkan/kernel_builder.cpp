@@ -10,8 +10,9 @@ std::string kernelAssembly(const KernelSource &source) {
 OpCapability Shader
 OpCapability Int64
 OpCapability PhysicalStorageBufferAddresses
-OpMemoryModel PhysicalStorageBuffer64 GLSL450
 )";
+  text += source.capabilities;
+  text += "OpMemoryModel PhysicalStorageBuffer64 GLSL450\n";
   text += "OpEntryPoint GLCompute %main \"" + source.name + "\" %wgVar %lidVar %pc " + source.interface + "\n";
   text += R"(OpExecutionModeId %main LocalSizeId %lsx %lsy %lsz
 OpDecorate %lsx SpecId 0
@@ -109,11 +110,13 @@ std::vector<uint32_t> assemble(const std::string &assembly) {
 }
 
 std::vector<std::byte> packBinary(std::vector<uint32_t> spirv, const compiler::VulkanKernelBinaryInfo &info,
-                                  uint64_t globalVariableSize, std::vector<std::byte> globalVariableInit) {
+                                  uint64_t globalVariableSize, std::vector<std::byte> globalVariableInit,
+                                  std::vector<std::byte> printfTable) {
   compiler::VulkanBinary binary;
   binary.kernels.push_back(info);
   binary.globalVariableSize = globalVariableSize;
   binary.globalVariableInit = std::move(globalVariableInit);
+  binary.printfTable = std::move(printfTable);
   binary.spirv = std::move(spirv);
   return compiler::encodeVulkanBinary(binary);
 }

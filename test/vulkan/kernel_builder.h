@@ -26,6 +26,7 @@ struct BlockMember {
 /// pointer), and every member loaded into %<name>.
 struct KernelSource {
   std::string name;
+  std::string capabilities; ///< extra OpCapability lines
   std::vector<BlockMember> push;
   std::string extraTypes; ///< module-level declarations the body needs
   std::string interface;  ///< extra OpEntryPoint interface ids
@@ -50,6 +51,7 @@ std::vector<uint32_t> assemble(const std::string &assembly);
 
 /// The binary container holding `spirv` and the kernel `info`.
 std::vector<std::byte> packBinary(std::vector<uint32_t> spirv, const compiler::VulkanKernelBinaryInfo &info,
-                                  uint64_t globalVariableSize = 0, std::vector<std::byte> globalVariableInit = {});
+                                  uint64_t globalVariableSize = 0, std::vector<std::byte> globalVariableInit = {},
+                                  std::vector<std::byte> printfTable = {});
 
 } // namespace vulkantest

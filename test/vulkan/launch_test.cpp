@@ -5,7 +5,12 @@
 #include "kernel_builder.h"
 #include "vulkan_test.h"
 
+#include "compiler/abi/printf_abi.h"
 #include "compiler/abi/vulkan_kernel_abi.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace vulkantest {
 namespace {
@@ -31,12 +36,14 @@ class LaunchTest : public VulkanTest {
 protected:
   LoadedKernel load(const KernelSource &source, const compiler::VulkanKernelBinaryInfo &info,
                     uint64_t globalVariableSize = 0, std::vector<std::byte> globalVariableInit = {}) {
-    LoadedKernel loaded;
     std::vector<uint32_t> spirv = assemble(kernelAssembly(source));
     if (spirv.empty())
-      return loaded;
-    auto executable = device().createExecutable(
-        packBinary(std::move(spirv), info, globalVariableSize, std::move(globalVariableInit)));
+      return {};
+    return loadBinary(info, packBinary(std::move(spirv), info, globalVariableSize, std::move(globalVariableInit)));
+  }
+  LoadedKernel loadBinary(const compiler::VulkanKernelBinaryInfo &info, const std::vector<std::byte> &binary) {
+    LoadedKernel loaded;
+    auto executable = device().createExecutable(binary);
     if (!executable) {
       ADD_FAILURE() << "createExecutable: " << llvm::toString(executable.takeError());
       return loaded;
@@ -49,6 +56,10 @@ protected:
     loaded.executable = std::move(*executable);
     loaded.kernel = std::move(*kernel);
     return loaded;
+  }
+  LoadedKernel load(const KernelSource &source, const compiler::VulkanKernelBinaryInfo &info,
+                    std::vector<std::byte> printfTable) {
+    return loadBinary(info, packBinary(assemble(kernelAssembly(source)), info, 0, {}, std::move(printfTable)));
   }
   /// c = a + b over a range with an offset and a partial group, arguments
   /// in the push constants or an argument buffer.
@@ -400,6 +411,121 @@ TEST_P(LaunchTest, MalformedBinariesAreRejected) {
   std::vector<uint32_t> spirv = assemble(kernelAssembly(indexSpaceSource()));
   ASSERT_FALSE(spirv.empty());
   EXPECT_EQ(statusOf(device().createExecutable(packBinary(spirv, info))), mux::Status::InvalidArgument);
+}
+
+/// A printf format table (compiler/abi/printf_abi.h) with one format that
+/// takes one 32-bit integer.
+std::vector<std::byte> printfTableOf(const std::string &format) {
+  std::vector<std::byte> table;
+  auto add = [&](const void *data, size_t size) {
+    const auto *bytes = static_cast<const std::byte *>(data);
+    table.insert(table.end(), bytes, bytes + size);
+  };
+  add(compiler::abi::kPrintfTableMagic, 4);
+  uint32_t count = 1, length = static_cast<uint32_t>(format.size()), argCount = 1;
+  add(&count, 4);
+  add(&length, 4);
+  add(format.data(), format.size());
+  add(&argCount, 4);
+  compiler::abi::PrintfArgInfo arg{compiler::abi::PrintfArgKind::Integer, 4, 1, 0, 4};
+  add(&arg, sizeof(arg));
+  return table;
+}
+
+TEST_P(LaunchTest, PrintfOutputReachesStdoutBeforeTheEndMarker) {
+  if (!info().atomics64)
+    GTEST_SKIP() << "the hand-written printf kernel claims space with a 64-bit atomic";
+  // Each work-item claims a 16-byte record (format 0, its local id) as
+  // LowerPrintfPass's code does.
+  KernelSource source;
+  source.name = "prints";
+  source.capabilities = "OpCapability Int64Atomics\n";
+  source.push = {{"pbuf", true, 0}};
+  source.extraTypes = R"(
+%bool = OpTypeBool
+%psb_ulong = OpTypePointer PhysicalStorageBuffer %ulong
+%l8 = OpConstant %ulong 8
+%l16 = OpConstant %ulong 16
+%c16 = OpConstant %uint 16
+)";
+  source.body = R"(
+%lx = OpCompositeExtract %uint %lid 0
+%usedAddress = OpIAdd %ulong %pbuf %l8
+%usedPtr = OpConvertUToPtr %psb_ulong %usedAddress
+%claim = OpAtomicIAdd %ulong %usedPtr %c1 %c0 %l16
+%capPtr = OpConvertUToPtr %psb_ulong %pbuf
+%capacity = OpLoad %ulong %capPtr Aligned 8
+%end = OpIAdd %ulong %claim %l16
+%fits = OpULessThanEqual %bool %end %capacity
+OpSelectionMerge %done None
+OpBranchConditional %fits %write %done
+%write = OpLabel
+%records = OpIAdd %ulong %pbuf %l16
+%r0 = OpIAdd %ulong %records %claim
+%p0 = OpConvertUToPtr %psb_uint %r0
+OpStore %p0 %c0 Aligned 4
+%r1 = OpIAdd %ulong %r0 %l4
+%p1 = OpConvertUToPtr %psb_uint %r1
+OpStore %p1 %c16 Aligned 4
+%r2 = OpIAdd %ulong %r0 %l8
+%p2 = OpConvertUToPtr %psb_uint %r2
+OpStore %p2 %lx Aligned 4
+OpBranch %done
+%done = OpLabel
+)";
+  auto info = infoFor("prints", 8, {});
+  info.flags = compiler::VulkanKernelUsesPrintf;
+  setField(info, abi::LaunchField::PrintfBuffer, 0);
+  LoadedKernel loaded = load(source, info, printfTableOf("item %d\n"));
+  ASSERT_TRUE(loaded.kernel);
+  mux::NDRange range;
+  range.globalSize = {4, 1, 1};
+  range.localSize = {4, 1, 1};
+  std::string atEnd;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(*loaded.kernel, {}, range));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](mux::Status) {
+    std::fflush(stdout);
+    atEnd = testing::internal::GetCapturedStdout();
+  }));
+  MUX_ASSERT_OK(commandBuffer->finalize());
+  for (int run = 0; run < 2; ++run) { // each run prints only its own records
+    testing::internal::CaptureStdout();
+    auto fence = device().createFence();
+    ASSERT_TRUE(!!fence);
+    MUX_ASSERT_OK(device().queue().dispatch(*commandBuffer, {}, {}, fence->get(), nullptr));
+    ASSERT_EQ((*fence)->wait(std::chrono::seconds(60)), mux::Status::Success);
+    std::vector<std::string> lines;
+    for (size_t begin = 0, end; (end = atEnd.find('\n', begin)) != std::string::npos; begin = end + 1)
+      lines.push_back(atEnd.substr(begin, end - begin));
+    std::sort(lines.begin(), lines.end());
+    EXPECT_EQ(lines, (std::vector<std::string>{"item 0", "item 1", "item 2", "item 3"})) << "run " << run;
+  }
+}
+
+TEST_P(LaunchTest, PipelinesArePreparedOnceFromManyThreads) {
+  LoadedKernel loaded = load(indexSpaceSource(), indexSpaceInfo());
+  ASSERT_TRUE(loaded.kernel);
+  HostBuffer ids = makeHostBuffer(64);
+  std::vector<mux::KernelArg> args = {bufferArg(ids.buffer.get()), bufferArg(ids.buffer.get())};
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (size_t local = 1; local <= 8; ++local) {
+        mux::NDRange range;
+        range.dimensions = 2;
+        range.globalSize = {8 + size_t(t), 3, 1};
+        range.localSize = {local, 1, 1};
+        if (llvm::Error error = loaded.kernel->prepareLaunch(args, range)) {
+          llvm::consumeError(std::move(error));
+          ++failures;
+        }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 INSTANTIATE_VULKAN_TEST(LaunchTest);

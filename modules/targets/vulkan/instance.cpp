@@ -32,7 +32,10 @@ llvm::Expected<std::shared_ptr<Instance>> Instance::acquire() {
   createInfo.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   createInfo.pApplicationInfo = &application;
   VkInstance handle = VK_NULL_HANDLE;
-  if (llvm::Error error = check(vkCreateInstance(&createInfo, nullptr, &handle), "vkCreateInstance"))
+  const VkResult result = vkCreateInstance(&createInfo, nullptr, &handle);
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
+    return mux::makeError(mux::Status::Unsupported, "the Vulkan loader found no driver (ICD) it could load");
+  if (llvm::Error error = check(result, "vkCreateInstance"))
     return error;
   // Device-level entry points are taken through the instance: the loader's
   // trampolines dispatch on the device handle, so several devices (of
