@@ -40,6 +40,27 @@ uint32_t computeUnits(const PhysicalDevice &facts) {
   return 1;
 }
 
+/// PCI vendor IDs and Khronos vendor IDs of the usual Vulkan vendors; the
+/// driver's name otherwise.
+std::string vendorName(const PhysicalDevice &facts) {
+  switch (facts.properties.vendorID) {
+  case 0x10DE:
+    return "NVIDIA Corporation";
+  case 0x1002:
+    return "Advanced Micro Devices, Inc.";
+  case 0x8086:
+    return "Intel Corporation";
+  case 0x13B5:
+    return "ARM";
+  case 0x5143:
+    return "Qualcomm";
+  case VK_VENDOR_ID_MESA:
+    return "Mesa";
+  default:
+    return facts.properties12.driverName[0] ? facts.properties12.driverName : "Vulkan";
+  }
+}
+
 std::string driverVersionText(const PhysicalDevice &facts) {
   std::string text = "0.1.0 (";
   text += facts.properties12.driverName;
@@ -155,7 +176,7 @@ mux::DeviceInfo describeDevice(const PhysicalDevice &facts) {
   const VkPhysicalDeviceLimits &limits = facts.properties.limits;
   mux::DeviceInfo info;
   info.name = facts.properties.deviceName;
-  info.vendor = facts.properties12.driverName[0] ? facts.properties12.driverName : "Vulkan";
+  info.vendor = vendorName(facts);
   info.vendorId = facts.properties.vendorID;
   info.driverVersion = driverVersionText(facts);
   info.targetName = "vulkan";

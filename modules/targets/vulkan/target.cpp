@@ -5,6 +5,7 @@
 
 #include "mux/support/log.h"
 #include "mux/target.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <memory>
 #include <vector>
@@ -13,6 +14,37 @@ namespace vulkan_target {
 namespace {
 
 void logInfo(const std::string &message) { mux::support::log(mux::support::LogLevel::Info, "vulkan", message); }
+
+/// One line of the facts that decide what the device reports (for
+/// POLYMUX_LOG=debug).
+std::string describeFacts(const PhysicalDevice &facts) {
+  const VkPhysicalDeviceLimits &limits = facts.properties.limits;
+  const VkPhysicalDeviceVulkan12Properties &p12 = facts.properties12;
+  auto flag = [](bool value) { return value ? "1" : "0"; };
+  std::string text = "'" + std::string(facts.properties.deviceName) + "' (" + p12.driverName + " " + p12.driverInfo +
+                     "): Vulkan " + std::to_string(VK_API_VERSION_MAJOR(facts.properties.apiVersion)) + "." +
+                     std::to_string(VK_API_VERSION_MINOR(facts.properties.apiVersion)) + "." +
+                     std::to_string(VK_API_VERSION_PATCH(facts.properties.apiVersion));
+  text += ", invocations " + std::to_string(limits.maxComputeWorkGroupInvocations);
+  text += ", shared " + std::to_string(limits.maxComputeSharedMemorySize);
+  text += ", push " + std::to_string(limits.maxPushConstantsSize);
+  text += ", groups " + std::to_string(limits.maxComputeWorkGroupCount[0]) + "x" +
+          std::to_string(limits.maxComputeWorkGroupCount[1]) + "x" + std::to_string(limits.maxComputeWorkGroupCount[2]);
+  text += ", subgroup " + std::to_string(facts.properties11.subgroupSize) + " (ops 0x" +
+          llvm::utohexstr(facts.properties11.subgroupSupportedOperations) + ", " +
+          std::to_string(facts.properties13.minSubgroupSize) + ".." +
+          std::to_string(facts.properties13.maxSubgroupSize) + ")";
+  text += ", maxAlloc " + std::to_string(facts.properties11.maxMemoryAllocationSize);
+  text += ", timestampPeriod " + std::to_string(limits.timestampPeriod) + " bits " +
+          std::to_string(facts.timestampValidBits);
+  text += ", float64 " + std::string(flag(facts.features.features.shaderFloat64));
+  text += ", denormPreserve16/32/64 " + std::string(flag(p12.shaderDenormPreserveFloat16)) +
+          flag(p12.shaderDenormPreserveFloat32) + flag(p12.shaderDenormPreserveFloat64);
+  text += ", RTE32/64 " + std::string(flag(p12.shaderRoundingModeRTEFloat32)) + flag(p12.shaderRoundingModeRTEFloat64);
+  text += ", RTZ32/64 " + std::string(flag(p12.shaderRoundingModeRTZFloat32)) + flag(p12.shaderRoundingModeRTZFloat64);
+  text += ", calibrated " + std::string(flag(facts.calibratedTimestamps));
+  return text;
+}
 
 class Target final : public mux::Target {
 public:
@@ -34,6 +66,8 @@ public:
         continue;
       }
       std::string name = facts->properties.deviceName;
+      if (mux::support::logEnabled(mux::support::LogLevel::Debug))
+        mux::support::log(mux::support::LogLevel::Debug, "vulkan", describeFacts(*facts));
       auto device = Device::create(*instance, std::move(*facts));
       if (!device) {
         logInfo("skipped '" + name + "': " + llvm::toString(device.takeError()));
