@@ -196,8 +196,6 @@ llvm::Error Kernel::validate(std::span<const mux::KernelArg> args, const mux::ND
 }
 
 llvm::Error Kernel::prepareLaunch(std::span<const mux::KernelArg> args, const mux::NDRange &range) {
-  if (args.empty() && !info_.args.empty())
-    return llvm::Error::success(); // nothing known to prepare
   if (llvm::Error error = validate(args, range))
     return error;
   std::array<uint64_t, 3> global{1, 1, 1}, local{1, 1, 1};
