@@ -528,6 +528,38 @@ TEST_P(LaunchTest, PipelinesArePreparedOnceFromManyThreads) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+TEST_P(LaunchTest, SubgroupKernelsRunWithTheReportedSubgroupSize) {
+  if (info().subGroupSizes.empty())
+    GTEST_SKIP() << "no sub-groups on this device";
+  // Each work-item stores the sum of 1 over its sub-group.
+  KernelSource source;
+  source.name = "subgroup_size";
+  source.capabilities = "OpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\n";
+  source.push = {{"out", true, 0}, {"elx", false, 8}, {"gox", false, 20}};
+  source.extraTypes = "%c3 = OpConstant %uint 3\n";
+  source.body = std::string(kGroupAndLocalX) + "%sum = OpGroupNonUniformIAdd %uint %c3 Reduce %c1\n" +
+                storeUint("st", "out", "gid", "sum");
+  auto info = infoFor("subgroup_size", 32, {{Arg::Kind::Buffer, 0, 8, 0}});
+  info.flags = compiler::VulkanKernelUsesSubgroups;
+  setField(info, abi::LaunchField::EnqueuedLocalSize, 8);
+  setField(info, abi::LaunchField::GroupOffset, 20);
+  LoadedKernel loaded = load(source, info);
+  ASSERT_TRUE(loaded.kernel);
+  const uint32_t subgroupSize = this->info().subGroupSizes.front();
+  const size_t local = subgroupSize * 4, count = local * 8;
+  EXPECT_EQ(loaded.kernel->subGroupSize(local), subgroupSize);
+  HostBuffer out = makeHostBuffer(count * 4);
+  ASSERT_TRUE(out.buffer);
+  mux::NDRange range;
+  range.globalSize = {count, 1, 1};
+  range.localSize = {local, 1, 1};
+  std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get())};
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->ndrange(*loaded.kernel, args, range));
+  ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  EXPECT_EQ(out.read<uint32_t>(count), std::vector<uint32_t>(count, subgroupSize));
+}
+
 INSTANTIATE_VULKAN_TEST(LaunchTest);
 
 } // namespace
