@@ -52,6 +52,10 @@ llvm::Error Device::initialize() {
   VkBufferCreateInfo probeInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   probeInfo.size = 4096;
   probeInfo.usage = kBufferUsage;
+  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  if (facts_.hostImportAlignment)
+    probeInfo.pNext = &external; // as Buffer::create
   VkBuffer probe = VK_NULL_HANDLE;
   if (llvm::Error error = check(vkCreateBuffer(device_, &probeInfo, nullptr, &probe), "vkCreateBuffer"))
     return error;
@@ -138,9 +142,12 @@ llvm::Expected<std::unique_ptr<mux::Memory>> Device::allocateMemory(uint64_t siz
 }
 
 llvm::Expected<std::unique_ptr<mux::Memory>> Device::wrapHostMemory(void *pointer, uint64_t size) {
-  if (!pointer)
-    return mux::makeError(mux::Status::InvalidArgument, "wrap of a null host pointer");
-  return mux::makeError(mux::Status::Unsupported, "vulkan devices do not wrap host memory (the OpenCL layer copies)");
+  if (!pointer || size == 0)
+    return mux::makeError(mux::Status::InvalidArgument, "wrap of a null or empty host range");
+  auto memory = Memory::importHost(*this, pointer, size);
+  if (!memory)
+    return memory.takeError();
+  return std::unique_ptr<mux::Memory>(std::move(*memory));
 }
 
 llvm::Expected<std::unique_ptr<mux::Buffer>> Device::createBuffer(uint64_t size) {

@@ -97,6 +97,11 @@ llvm::Expected<std::unique_ptr<Buffer>> Buffer::create(Device &device, uint64_t 
   createInfo.size = size;
   createInfo.usage = kBufferUsage;
   createInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  // Any buffer may be bound to wrapped host memory (Device::wrapHostMemory).
+  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  if (device.facts().hostImportAlignment)
+    createInfo.pNext = &external;
   VkBuffer buffer = VK_NULL_HANDLE;
   if (llvm::Error error = check(vkCreateBuffer(device.handle(), &createInfo, nullptr, &buffer), "vkCreateBuffer"))
     return error;

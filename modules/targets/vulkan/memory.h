@@ -22,6 +22,10 @@ public:
   /// aligned to `alignment` (host pointer and device offsets alike).
   static llvm::Expected<std::unique_ptr<Memory>> allocate(Device &device, uint64_t size, uint32_t typeIndex,
                                                           uint64_t alignment);
+  /// Wraps application memory (VK_EXT_external_memory_host): Unsupported
+  /// when the device cannot import it or `pointer`/`size` are not multiples
+  /// of its import alignment (the OpenCL layer then copies).
+  static llvm::Expected<std::unique_ptr<Memory>> importHost(Device &device, void *pointer, uint64_t size);
   ~Memory() override;
 
   uint64_t size() const override { return size_; }

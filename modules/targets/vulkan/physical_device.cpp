@@ -1,5 +1,7 @@
 #include "physical_device.h"
 
+#include "memory.h"
+
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -129,6 +131,16 @@ bool hasMonotonicCalibration(VkPhysicalDevice handle) {
   return has(VK_TIME_DOMAIN_DEVICE_EXT) && has(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
 }
 
+/// Whether buffers with our usage can be bound to imported host memory.
+bool hostBuffersImportable(VkPhysicalDevice handle) {
+  VkPhysicalDeviceExternalBufferInfo bufferInfo{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  bufferInfo.usage = kBufferUsage;
+  bufferInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  VkExternalBufferProperties properties{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(handle, &bufferInfo, &properties);
+  return properties.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
+}
+
 } // namespace
 
 bool PhysicalDevice::subgroupsUsable() const {
@@ -186,6 +198,15 @@ llvm::Expected<PhysicalDevice> inspectPhysicalDevice(VkPhysicalDevice handle) {
   if (!missing.empty())
     return mux::makeError(mux::Status::Unsupported,
                           std::string("'") + facts.properties.deviceName + "' lacks " + missing);
+  if (hasExtension(extensions, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && hostBuffersImportable(handle)) {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hostProperties{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = &hostProperties;
+    vkGetPhysicalDeviceProperties2(handle, &properties);
+    facts.hostImportAlignment = hostProperties.minImportedHostPointerAlignment;
+    facts.enabledExtensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  }
   if (hasExtension(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && hasMonotonicCalibration(handle)) {
     facts.calibratedTimestamps = true;
     facts.enabledExtensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);

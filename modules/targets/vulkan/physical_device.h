@@ -24,6 +24,9 @@ struct PhysicalDevice {
   /// (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties); 0 unknown.
   uint32_t reportedComputeUnits = 0;
   bool calibratedTimestamps = false; ///< VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC
+  /// VK_EXT_external_memory_host: the alignment of host pointers (and
+  /// sizes) the device imports; 0 when it cannot import host memory.
+  uint64_t hostImportAlignment = 0;
 
   /// The features Polymux enables: each is on only where the device has it.
   VkPhysicalDeviceFeatures2 features{};
