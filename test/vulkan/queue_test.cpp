@@ -5,7 +5,9 @@
 
 #include "command_buffer.h"
 
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 namespace vulkantest {
 namespace {
@@ -137,6 +139,66 @@ TEST_P(QueueTest, RepeatedDispatchRunsMarkersEachTime) {
     expected.push_back(1);
   }
   EXPECT_EQ(order, expected);
+}
+
+// Several threads each dispatch a chain of command buffers, every one
+// waiting on the previous one's semaphore (as the OpenCL layer chains an
+// in-order queue's batches) and adding to the chain's buffer; the chains
+// interleave on the one Vulkan queue.
+TEST_P(QueueTest, ChainsFromManyThreadsKeepTheirOrder) {
+  constexpr int kThreads = 4, kLinks = 40;
+  struct Chain {
+    HostBuffer counter;
+    std::vector<std::unique_ptr<mux::CommandBuffer>> commandBuffers;
+    std::vector<std::unique_ptr<mux::Semaphore>> semaphores;
+    std::vector<int> seen;
+  };
+  std::vector<Chain> chains(kThreads);
+  for (Chain &chain : chains) {
+    chain.counter = makeHostBuffer(4);
+    ASSERT_TRUE(chain.counter.buffer);
+    chain.counter.write(std::vector<uint32_t>{0});
+    for (int link = 0; link < kLinks; ++link) {
+      auto semaphore = device().createSemaphore();
+      ASSERT_TRUE(!!semaphore);
+      chain.semaphores.push_back(std::move(*semaphore));
+      auto commandBuffer = makeCommandBuffer();
+      ASSERT_TRUE(commandBuffer);
+      // Each link reads the counter on the host, checks it and bumps it
+      // on the device with a fill of the next value.
+      Chain *self = &chain;
+      MUX_ASSERT_OK(commandBuffer->userCallback(
+          [self, link](mux::Status) { self->seen.push_back(int(self->counter.read<uint32_t>(1)[0]) - link); }));
+      uint32_t next = uint32_t(link + 1);
+      MUX_ASSERT_OK(commandBuffer->fillBuffer(*chain.counter.buffer, 0, 4, &next, 4));
+      MUX_ASSERT_OK(commandBuffer->finalize());
+      chain.commandBuffers.push_back(std::move(commandBuffer));
+    }
+  }
+  std::vector<std::thread> threads;
+  std::atomic<int> errors{0};
+  for (Chain &chain : chains)
+    threads.emplace_back([&] {
+      for (int link = 0; link < kLinks; ++link) {
+        mux::Semaphore *wait = link ? chain.semaphores[link - 1].get() : nullptr;
+        mux::Semaphore *signal = chain.semaphores[link].get();
+        std::span<mux::Semaphore *const> waits =
+            wait ? std::span<mux::Semaphore *const>(&wait, 1) : std::span<mux::Semaphore *const>();
+        if (llvm::Error error =
+                device().queue().dispatch(*chain.commandBuffers[link], waits, {&signal, 1}, nullptr, nullptr)) {
+          llvm::consumeError(std::move(error));
+          ++errors;
+        }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  device().queue().waitAll();
+  EXPECT_EQ(errors.load(), 0);
+  for (Chain &chain : chains) {
+    EXPECT_EQ(chain.seen, std::vector<int>(kLinks, 0)); // each link saw its predecessor's value
+    EXPECT_EQ(chain.counter.read<uint32_t>(1)[0], uint32_t(kLinks));
+  }
 }
 
 INSTANTIATE_VULKAN_TEST(QueueTest);
