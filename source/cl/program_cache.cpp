@@ -6,6 +6,8 @@
 // concurrent builders (threads or processes) cannot corrupt one.
 #include "program_cache.h"
 
+#include "mux/support/cache_directory.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -28,11 +30,6 @@ namespace {
 
 /// Bumped when the key or the entry layout changes.
 constexpr std::string_view kCacheFormat = "polymux-program-cache-v1";
-
-const char *nonEmptyEnv(const char *name) {
-  const char *value = std::getenv(name);
-  return value && *value ? value : nullptr;
-}
 
 /// Feeds one field with its length, so that field boundaries are part of
 /// the key ("ab"+"c" and "a"+"bc" differ).
@@ -135,22 +132,7 @@ bool dependsOnMoreThanKey(std::string_view source) {
 
 } // namespace
 
-std::optional<std::string> programCacheDirectory() {
-  if (const char *setting = nonEmptyEnv("POLYMUX_CACHE"))
-    return std::string_view(setting) == "0" ? std::nullopt : std::optional<std::string>(setting);
-  llvm::SmallString<256> directory;
-  // The XDG base directory specification ignores relative paths.
-  if (const char *xdg = nonEmptyEnv("XDG_CACHE_HOME"); xdg && llvm::sys::path::is_absolute(xdg)) {
-    directory = xdg;
-  } else if (const char *home = nonEmptyEnv("HOME")) {
-    directory = home;
-    llvm::sys::path::append(directory, ".cache");
-  } else {
-    return std::nullopt;
-  }
-  llvm::sys::path::append(directory, "polymux");
-  return std::string(directory);
-}
+std::optional<std::string> programCacheDirectory() { return mux::support::cacheDirectory(); }
 
 llvm::Expected<std::unique_ptr<compiler::Module>>
 buildWithProgramCache(compiler::Target &compiler, std::string_view source, std::string_view options, std::string &log) {
