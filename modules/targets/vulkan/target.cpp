@@ -21,10 +21,17 @@ std::string describeFacts(const PhysicalDevice &facts) {
   const VkPhysicalDeviceLimits &limits = facts.properties.limits;
   const VkPhysicalDeviceVulkan12Properties &p12 = facts.properties12;
   auto flag = [](bool value) { return value ? "1" : "0"; };
-  std::string text = "'" + std::string(facts.properties.deviceName) + "' (" + p12.driverName + " " + p12.driverInfo +
-                     "): Vulkan " + std::to_string(VK_API_VERSION_MAJOR(facts.properties.apiVersion)) + "." +
-                     std::to_string(VK_API_VERSION_MINOR(facts.properties.apiVersion)) + "." +
-                     std::to_string(VK_API_VERSION_PATCH(facts.properties.apiVersion));
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a long
+  // chain of std::string + char arrays.
+  std::string text = "'";
+  text += facts.properties.deviceName;
+  text += "' (";
+  text += p12.driverName;
+  text += " ";
+  text += p12.driverInfo;
+  text += "): Vulkan " + std::to_string(VK_API_VERSION_MAJOR(facts.properties.apiVersion)) + "." +
+          std::to_string(VK_API_VERSION_MINOR(facts.properties.apiVersion)) + "." +
+          std::to_string(VK_API_VERSION_PATCH(facts.properties.apiVersion));
   text += ", invocations " + std::to_string(limits.maxComputeWorkGroupInvocations);
   text += ", shared " + std::to_string(limits.maxComputeSharedMemorySize);
   text += ", push " + std::to_string(limits.maxPushConstantsSize);
