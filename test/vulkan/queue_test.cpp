@@ -12,13 +12,13 @@
 namespace vulkantest {
 namespace {
 
-using QueueTest = VulkanTest;
+using VulkanQueueTest = VulkanTest;
 
 size_t segmentsOf(mux::CommandBuffer &commandBuffer) {
   return dynamic_cast<vulkan_target::CommandBuffer &>(commandBuffer).segmentCount();
 }
 
-TEST_P(QueueTest, MarkersRunInOrderAfterTheirWorkWithoutSplitting) {
+TEST_P(VulkanQueueTest, MarkersRunInOrderAfterTheirWorkWithoutSplitting) {
   HostBuffer a = makeHostBuffer(4096), b = makeHostBuffer(4096);
   ASSERT_TRUE(a.buffer && b.buffer);
   b.write(std::vector<uint8_t>(4096, 0));
@@ -51,7 +51,7 @@ TEST_P(QueueTest, MarkersRunInOrderAfterTheirWorkWithoutSplitting) {
   EXPECT_EQ(seenAtEnd, std::vector<uint8_t>(4096, 7));
 }
 
-TEST_P(QueueTest, UserCallbackSplitsAndLaterWorkWaitsForIt) {
+TEST_P(VulkanQueueTest, UserCallbackSplitsAndLaterWorkWaitsForIt) {
   HostBuffer a = makeHostBuffer(256), b = makeHostBuffer(256);
   ASSERT_TRUE(a.buffer && b.buffer);
   uint8_t one = 1;
@@ -67,7 +67,7 @@ TEST_P(QueueTest, UserCallbackSplitsAndLaterWorkWaitsForIt) {
   EXPECT_EQ(b.read<uint8_t>(256), std::vector<uint8_t>(256, 5));
 }
 
-TEST_P(QueueTest, SemaphoreOrdersASplitDispatchBeforeItsWaiter) {
+TEST_P(VulkanQueueTest, SemaphoreOrdersASplitDispatchBeforeItsWaiter) {
   HostBuffer a = makeHostBuffer(1 << 16), b = makeHostBuffer(1 << 16), c = makeHostBuffer(1 << 16);
   ASSERT_TRUE(a.buffer && b.buffer && c.buffer);
   auto semaphore = device().createSemaphore();
@@ -90,7 +90,7 @@ TEST_P(QueueTest, SemaphoreOrdersASplitDispatchBeforeItsWaiter) {
   EXPECT_EQ(c.read<uint32_t>(1 << 14), std::vector<uint32_t>(1 << 14, 0xabcdef01));
 }
 
-TEST_P(QueueTest, TimestampsBracketTheWorkOnTheHostClock) {
+TEST_P(VulkanQueueTest, TimestampsBracketTheWorkOnTheHostClock) {
   auto pool = device().createQueryPool(3);
   if (!pool && mux::takeStatus(pool.takeError()) == mux::Status::Unsupported)
     GTEST_SKIP() << "no timestamps on this queue";
@@ -112,7 +112,7 @@ TEST_P(QueueTest, TimestampsBracketTheWorkOnTheHostClock) {
   EXPECT_EQ((*pool)->timestampNs(2), 0u);
 }
 
-TEST_P(QueueTest, RepeatedDispatchRunsMarkersEachTime) {
+TEST_P(VulkanQueueTest, RepeatedDispatchRunsMarkersEachTime) {
   std::mutex mutex;
   std::vector<int> order;
   HostBuffer bound = makeHostBuffer(64);
@@ -145,7 +145,7 @@ TEST_P(QueueTest, RepeatedDispatchRunsMarkersEachTime) {
 // waiting on the previous one's semaphore (as the OpenCL layer chains an
 // in-order queue's batches) and adding to the chain's buffer; the chains
 // interleave on the one Vulkan queue.
-TEST_P(QueueTest, ChainsFromManyThreadsKeepTheirOrder) {
+TEST_P(VulkanQueueTest, ChainsFromManyThreadsKeepTheirOrder) {
   constexpr int kThreads = 4, kLinks = 40;
   struct Chain {
     HostBuffer counter;
@@ -201,7 +201,7 @@ TEST_P(QueueTest, ChainsFromManyThreadsKeepTheirOrder) {
   }
 }
 
-INSTANTIATE_VULKAN_TEST(QueueTest);
+INSTANTIATE_VULKAN_TEST(VulkanQueueTest);
 
 } // namespace
 } // namespace vulkantest

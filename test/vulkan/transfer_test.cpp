@@ -6,9 +6,9 @@
 namespace vulkantest {
 namespace {
 
-using TransferTest = VulkanTest;
+using VulkanTransferTest = VulkanTest;
 
-TEST_P(TransferTest, FillsEveryPatternSizeAtOddOffsets) {
+TEST_P(VulkanTransferTest, FillsEveryPatternSizeAtOddOffsets) {
   constexpr size_t kSize = 64 * 1024 + 512;
   HostBuffer bound = makeHostBuffer(kSize);
   ASSERT_TRUE(bound.buffer);
@@ -37,7 +37,7 @@ TEST_P(TransferTest, FillsEveryPatternSizeAtOddOffsets) {
   }
 }
 
-TEST_P(TransferTest, OverlappingCopiesBehaveAsMemmove) {
+TEST_P(VulkanTransferTest, OverlappingCopiesBehaveAsMemmove) {
   constexpr size_t kSize = 4096;
   HostBuffer bound = makeHostBuffer(kSize);
   ASSERT_TRUE(bound.buffer);
@@ -54,7 +54,7 @@ TEST_P(TransferTest, OverlappingCopiesBehaveAsMemmove) {
   }
 }
 
-TEST_P(TransferTest, RectCopyBetweenBuffersWithPitches) {
+TEST_P(VulkanTransferTest, RectCopyBetweenBuffersWithPitches) {
   mux::RectRegion rect;
   rect.srcOrigin = {3, 2, 1};
   rect.dstOrigin = {5, 1, 2};
@@ -78,7 +78,7 @@ TEST_P(TransferTest, RectCopyBetweenBuffersWithPitches) {
   EXPECT_EQ(dst.read<uint8_t>(120 * 6), expected);
 }
 
-TEST_P(TransferTest, DeviceLocalBufferRoundTripsThroughCopies) {
+TEST_P(VulkanTransferTest, DeviceLocalBufferRoundTripsThroughCopies) {
   constexpr size_t kSize = 1 << 20;
   HostBuffer local = makeHostBuffer(kSize, mux::MemoryDeviceLocal);
   HostBuffer upload = makeHostBuffer(kSize), download = makeHostBuffer(kSize);
@@ -93,7 +93,7 @@ TEST_P(TransferTest, DeviceLocalBufferRoundTripsThroughCopies) {
   EXPECT_EQ(download.read<uint8_t>(kSize), bytes);
 }
 
-TEST_P(TransferTest, HostPointerCommandsAreUnsupported) {
+TEST_P(VulkanTransferTest, HostPointerCommandsAreUnsupported) {
   EXPECT_FALSE(device().info().commandsAccessHostMemory);
   HostBuffer bound = makeHostBuffer(64);
   ASSERT_TRUE(bound.buffer);
@@ -111,7 +111,7 @@ TEST_P(TransferTest, HostPointerCommandsAreUnsupported) {
   EXPECT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
 }
 
-TEST_P(TransferTest, MemoryTypesFollowTheRequestedProperties) {
+TEST_P(VulkanTransferTest, MemoryTypesFollowTheRequestedProperties) {
   for (uint32_t properties :
        {uint32_t(mux::MemoryHostVisible), uint32_t(mux::MemoryHostVisible | mux::MemoryHostCoherent),
         uint32_t(mux::MemoryDeviceLocal)}) {
@@ -121,7 +121,7 @@ TEST_P(TransferTest, MemoryTypesFollowTheRequestedProperties) {
   }
 }
 
-INSTANTIATE_VULKAN_TEST(TransferTest);
+INSTANTIATE_VULKAN_TEST(VulkanTransferTest);
 
 } // namespace
 } // namespace vulkantest
