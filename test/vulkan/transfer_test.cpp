@@ -37,6 +37,24 @@ TEST_P(VulkanTransferTest, FillsEveryPatternSizeAtOddOffsets) {
   }
 }
 
+TEST_P(VulkanTransferTest, LargeFillsOfOddPatternsDoubleOnTheDevice) {
+  constexpr size_t kSize = (3 << 20) + 100;
+  HostBuffer bound = makeHostBuffer(kSize);
+  ASSERT_TRUE(bound.buffer);
+  for (size_t patternSize : {3, 24, 128}) {
+    SCOPED_TRACE(patternSize);
+    const uint64_t offset = 7, size = (kSize - 64) / patternSize * patternSize - patternSize * 5;
+    bound.write(std::vector<uint8_t>(kSize, 0xCD));
+    std::vector<uint8_t> pattern = muxtest::patternBytes(patternSize, uint32_t(patternSize));
+    auto commandBuffer = makeCommandBuffer();
+    MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, offset, size, pattern.data(), patternSize));
+    ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+    std::vector<uint8_t> result = bound.read<uint8_t>(kSize);
+    for (uint64_t i = 0; i < kSize; ++i)
+      ASSERT_EQ(result[i], i >= offset && i < offset + size ? pattern[(i - offset) % patternSize] : 0xCD) << i;
+  }
+}
+
 TEST_P(VulkanTransferTest, OverlappingCopiesBehaveAsMemmove) {
   constexpr size_t kSize = 4096;
   HostBuffer bound = makeHostBuffer(kSize);

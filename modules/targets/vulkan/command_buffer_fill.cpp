@@ -1,9 +1,8 @@
 // fillBuffer: vkCmdFillBuffer writes only a 4-byte word at 4-byte aligned
 // offsets and sizes. Patterns of 1, 2 or 4 bytes fill the aligned middle
 // with it and copy the unaligned ends from a small pattern block; every
-// other pattern (8..128 bytes, or 3-byte-like sizes that do not divide 4) is
-// copied from a block of the repeated pattern, one copy region per block
-// length.
+// other pattern (3, 5..128 bytes) is copied from a block of the repeated
+// pattern, and the filled part is then doubled on the device.
 #include "command_buffer.h"
 
 #include <algorithm>
@@ -39,7 +38,18 @@ llvm::Error CommandBuffer::recordFillPieces(VkCommandBuffer commands, VkBuffer d
     vkCmdCopyBuffer(commands, block->buffer, dst, static_cast<uint32_t>(regions.size()), regions.data());
   };
   if (!wordPattern) {
-    copyFromBlock(0, size);
+    // One block from the arena, then the filled part doubled in place:
+    // the rest of the fill reads device memory, not host memory across a
+    // bus, in log2(size / block) copies.
+    copyFromBlock(0, std::min(size, blockLength));
+    for (uint64_t done = blockLength; done < size;) {
+      const uint64_t length = std::min(done, size - done);
+      barrier(commands, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+              VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+      VkBufferCopy region{offset, offset + done, length};
+      vkCmdCopyBuffer(commands, dst, dst, 1, &region);
+      done += length;
+    }
     return llvm::Error::success();
   }
   const uint64_t head = std::min<uint64_t>(size, (4 - offset % 4) % 4);
