@@ -155,7 +155,9 @@ bool PhysicalDevice::subgroupsUsable() const {
 bool PhysicalDevice::fp64Usable() const {
   // cl_khr_fp64 requires IEEE denormals (CL_FP_DENORM is in the minimum
   // double configuration); without shaderDenormPreserveFloat64 a Vulkan
-  // driver may flush them (lavapipe does), so fp64 would not be OpenCL fp64.
+  // driver may flush them and the SPIR-V cannot ask it not to. (lavapipe
+  // 22.3 offers no such control, though a multiply kept a double denormal
+  // when measured: behaviour, not a promise.)
   return features.features.shaderFloat64 && properties12.shaderDenormPreserveFloat64;
 }
 
