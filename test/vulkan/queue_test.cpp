@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+std::unique_ptr<mux::Target> polymux_create_target_vulkan();
+
 namespace vulkantest {
 namespace {
 
@@ -199,6 +201,26 @@ TEST_P(VulkanQueueTest, ChainsFromManyThreadsKeepTheirOrder) {
     EXPECT_EQ(chain.seen, std::vector<int>(kLinks, 0)); // each link saw its predecessor's value
     EXPECT_EQ(chain.counter.read<uint32_t>(1)[0], uint32_t(kLinks));
   }
+}
+
+TEST_P(VulkanQueueTest, ObjectsOfAnotherDeviceAreRejected) {
+  // A second target makes a second VkDevice on the same hardware.
+  std::unique_ptr<mux::Target> other = polymux_create_target_vulkan();
+  ASSERT_FALSE(other->devices().empty());
+  mux::Device &otherDevice = *other->devices().front();
+  auto foreignSemaphore = otherDevice.createSemaphore();
+  auto foreignCommandBuffer = otherDevice.createCommandBuffer();
+  ASSERT_TRUE(foreignSemaphore && foreignCommandBuffer);
+  MUX_ASSERT_OK((*foreignCommandBuffer)->finalize());
+  auto own = makeCommandBuffer();
+  MUX_ASSERT_OK(own->finalize());
+  mux::Semaphore *semaphore = foreignSemaphore->get();
+  EXPECT_EQ(statusOf(device().queue().dispatch(**foreignCommandBuffer, {}, {}, nullptr, nullptr)),
+            mux::Status::InvalidArgument);
+  EXPECT_EQ(statusOf(device().queue().dispatch(*own, {&semaphore, 1}, {}, nullptr, nullptr)),
+            mux::Status::InvalidArgument);
+  EXPECT_EQ(statusOf(device().queue().dispatch(*own, {}, {&semaphore, 1}, nullptr, nullptr)),
+            mux::Status::InvalidArgument);
 }
 
 INSTANTIATE_VULKAN_TEST(VulkanQueueTest);

@@ -46,6 +46,7 @@ public:
 
   // The queue's side.
   bool finalized() const { return finalized_; }
+  VkDevice vkDevice() const { return owner_->get(); }
   size_t segmentCount() const { return segments_.size(); }
   /// The Vulkan commands of segment `index` (null when it has none).
   VkCommandBuffer segmentCommands(size_t index) const { return segments_[index].commands; }

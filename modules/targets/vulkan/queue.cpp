@@ -44,7 +44,7 @@ llvm::Error Queue::dispatch(mux::CommandBuffer &commandBuffer, std::span<mux::Se
                             std::span<mux::Semaphore *const> signals, mux::Fence *fence,
                             mux::CompletionCallback onComplete) {
   auto *vulkanCommandBuffer = dynamic_cast<CommandBuffer *>(&commandBuffer);
-  if (!vulkanCommandBuffer)
+  if (!vulkanCommandBuffer || vulkanCommandBuffer->vkDevice() != device_)
     return mux::makeError(mux::Status::InvalidArgument, "command buffer of another device");
   if (!vulkanCommandBuffer->finalized())
     return mux::makeError(mux::Status::InvalidArgument, "dispatch of a command buffer that is not finalized");
@@ -53,7 +53,7 @@ llvm::Error Queue::dispatch(mux::CommandBuffer &commandBuffer, std::span<mux::Se
   for (auto [list, out] : {std::pair{waits, &dispatch->waits}, std::pair{signals, &dispatch->signals}}) {
     for (mux::Semaphore *semaphore : list) {
       auto *vulkanSemaphore = dynamic_cast<Semaphore *>(semaphore);
-      if (!vulkanSemaphore)
+      if (!vulkanSemaphore || vulkanSemaphore->vkDevice() != device_)
         return mux::makeError(mux::Status::InvalidArgument,
                               semaphore ? "semaphore of another device" : "null semaphore in a dispatch");
       out->push_back(vulkanSemaphore);

@@ -25,6 +25,7 @@ public:
   void reset() override;
 
   VkSemaphore handle() const { return semaphore_; }
+  VkDevice vkDevice() const { return device_->get(); }
 
   // Used by the queue, under its mutex.
   /// Whether a signal has been submitted since the last reset().
