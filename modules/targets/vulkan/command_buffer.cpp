@@ -43,6 +43,8 @@ llvm::Expected<std::unique_ptr<CommandBuffer>> CommandBuffer::create(Device &dev
 }
 
 CommandBuffer::~CommandBuffer() {
+  if (owner_->abandoned())
+    return; // its commands may still be running
   freeCommandBuffers();
   vkDestroyCommandPool(owner_->get(), pool_, nullptr);
 }

@@ -67,13 +67,14 @@ llvm::Error Device::initialize() {
   pipelineCache_ = std::make_unique<PipelineCache>(device_, facts_);
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
-  queue_ = std::make_unique<Queue>(device_, queue, info_.name);
+  queue_ = std::make_unique<Queue>(shared_, queue, info_.name);
   return calibrateClock();
 }
 
 Device::~Device() {
   queue_.reset();
-  vkDeviceWaitIdle(device_);
+  if (!shared_->abandoned())
+    vkDeviceWaitIdle(device_);
   compiler_.reset();
   pipelineCache_.reset();
   // The VkDevice goes with the last object made from it (shared_).

@@ -2,10 +2,17 @@
 // the HAL lets semaphores, buffers, command buffers and kernels outlive
 // their device (the OpenCL layer and the tests release in any order), and
 // Vulkan objects must be destroyed before their VkDevice.
+//
+// A device whose work never completes (a kernel that does not terminate on
+// a driver without a watchdog) is *abandoned* when its queue is destroyed:
+// from then on no object of it is destroyed (their memory may still be in
+// use by that work) and the VkDevice is leaked, so that the process can go
+// on or exit instead of hanging.
 #pragma once
 
 #include "instance.h"
 
+#include <atomic>
 #include <memory>
 #include <volk.h>
 
@@ -15,14 +22,19 @@ class DeviceHandle {
 public:
   DeviceHandle(std::shared_ptr<Instance> instance, VkDevice device) : instance_(std::move(instance)), device_(device) {}
   ~DeviceHandle() {
+    if (abandoned())
+      return;
     vkDeviceWaitIdle(device_);
     vkDestroyDevice(device_, nullptr);
   }
   DeviceHandle(const DeviceHandle &) = delete;
   DeviceHandle &operator=(const DeviceHandle &) = delete;
   VkDevice get() const { return device_; }
+  bool abandoned() const { return abandoned_.load(std::memory_order_acquire); }
+  void abandon() const { abandoned_.store(true, std::memory_order_release); }
 
 private:
+  mutable std::atomic<bool> abandoned_{false};
   std::shared_ptr<Instance> instance_; // the instance outlives the device
   VkDevice device_;
 };

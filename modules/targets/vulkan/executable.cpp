@@ -41,7 +41,7 @@ llvm::Error checkBinary(const compiler::VulkanBinary &binary, uint32_t maxPushCo
 } // namespace
 
 LoadedProgram::~LoadedProgram() {
-  if (module != VK_NULL_HANDLE)
+  if (module != VK_NULL_HANDLE && !owner->abandoned())
     vkDestroyShaderModule(owner->get(), module, nullptr);
 }
 
@@ -95,6 +95,8 @@ Kernel::Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKer
 }
 
 Kernel::~Kernel() {
+  if (program_->owner->abandoned())
+    return;
   VkDevice device = program_->owner->get();
   for (auto &[key, pipeline] : pipelines_)
     vkDestroyPipeline(device, pipeline, nullptr);

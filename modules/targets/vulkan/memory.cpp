@@ -46,7 +46,8 @@ llvm::Expected<std::unique_ptr<Memory>> Memory::allocate(Device &device, uint64_
 
 Memory::~Memory() {
   // vkFreeMemory unmaps implicitly.
-  vkFreeMemory(owner_->get(), memory_, nullptr);
+  if (!owner_->abandoned())
+    vkFreeMemory(owner_->get(), memory_, nullptr);
 }
 
 llvm::Expected<void *> Memory::map(uint64_t offset, uint64_t size) {
@@ -116,7 +117,10 @@ llvm::Expected<std::unique_ptr<Buffer>> Buffer::create(Device &device, uint64_t 
   return std::unique_ptr<Buffer>(new Buffer(device, buffer, size, requirements));
 }
 
-Buffer::~Buffer() { vkDestroyBuffer(owner_->get(), buffer_, nullptr); }
+Buffer::~Buffer() {
+  if (!owner_->abandoned())
+    vkDestroyBuffer(owner_->get(), buffer_, nullptr);
+}
 
 SharedDevice device_shared(Device &device) { return device.shared(); }
 

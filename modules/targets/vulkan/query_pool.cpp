@@ -22,7 +22,10 @@ llvm::Expected<std::unique_ptr<QueryPool>> QueryPool::create(Device &device, uin
   return std::unique_ptr<QueryPool>(new QueryPool(device, device.shared(), pool, count));
 }
 
-QueryPool::~QueryPool() { vkDestroyQueryPool(owner_->get(), pool_, nullptr); }
+QueryPool::~QueryPool() {
+  if (!owner_->abandoned())
+    vkDestroyQueryPool(owner_->get(), pool_, nullptr);
+}
 
 uint64_t QueryPool::timestampNs(uint32_t index) const {
   if (index >= count_)

@@ -15,8 +15,8 @@ constexpr uint64_t kFencePollNs = 100'000'000;
 
 } // namespace
 
-Queue::Queue(VkDevice device, VkQueue queue, std::string deviceName)
-    : device_(device), queue_(queue), deviceName_(std::move(deviceName)) {
+Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName)
+    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), deviceName_(std::move(deviceName)) {
   completionThread_ = std::thread([this] { completionLoop(); });
 }
 
@@ -30,6 +30,8 @@ Queue::~Queue() {
   for (const auto &dispatch : held_)
     dispatch->commandBuffer->setExecuting(false);
   held_.clear();
+  if (shared_->abandoned())
+    return;
   vkQueueWaitIdle(queue_);
   for (VkFence fence : freeFences_)
     vkDestroyFence(device_, fence, nullptr);
@@ -185,7 +187,20 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
 
 void Queue::completionLoop() {
   std::unique_lock lock(mutex_);
+  std::chrono::steady_clock::time_point stopRequested;
+  bool stopSeen = false;
   for (;;) {
+    if (stopping_ && !stopSeen) {
+      stopSeen = true;
+      stopRequested = std::chrono::steady_clock::now();
+    }
+    if (stopSeen && !inFlight_.empty() && std::chrono::steady_clock::now() - stopRequested > kShutdownGrace) {
+      mux::support::log(mux::support::LogLevel::Error, "vulkan",
+                        "device '" + deviceName_ + "': work still running " + std::to_string(kShutdownGrace.count()) +
+                            " s after its queue was destroyed; the device is abandoned (its memory is not freed)");
+      shared_->abandon();
+      return;
+    }
     if (inFlight_.empty()) {
       if (stopping_) {
         // Held dispatches whose waits are met were submitted already; the

@@ -8,9 +8,12 @@
 // submits the next. The last segment signals the dispatch's semaphores.
 #pragma once
 
+#include "device_handle.h"
+
 #include "mux/queue.h"
 #include "mux/support/cpu_sync.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <list>
@@ -27,9 +30,14 @@ class Semaphore;
 
 class Queue final : public mux::Queue {
 public:
-  Queue(VkDevice device, VkQueue queue, std::string deviceName);
+  /// How long destruction waits for submitted work.
+  static constexpr std::chrono::seconds kShutdownGrace{10};
+
+  Queue(SharedDevice device, VkQueue queue, std::string deviceName);
   /// Finishes what was submitted or can be, abandons dispatches whose
-  /// semaphores nobody will signal, and stops the completion thread.
+  /// semaphores nobody will signal, and stops the completion thread. Work
+  /// still running kShutdownGrace after that abandons the device
+  /// (device_handle.h) instead of waiting for ever.
   ~Queue() override;
 
   llvm::Error dispatch(mux::CommandBuffer &commandBuffer, std::span<mux::Semaphore *const> waits,
@@ -69,6 +77,7 @@ private:
   void segmentCompleted(Submission submission, VkResult result);
   void finishDispatch(const std::shared_ptr<Dispatch> &dispatch);
 
+  SharedDevice shared_;
   VkDevice device_;
   VkQueue queue_;
   std::string deviceName_;

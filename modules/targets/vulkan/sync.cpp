@@ -18,6 +18,8 @@ llvm::Expected<std::unique_ptr<Semaphore>> Semaphore::create(SharedDevice device
 }
 
 Semaphore::~Semaphore() {
+  if (device_->abandoned())
+    return;
   // A fence can report a submission complete before the driver is done
   // signalling its semaphores (lavapipe 22.3 then touched a destroyed
   // semaphore from its queue thread): wait for the last signal first. A
