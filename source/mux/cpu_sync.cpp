@@ -55,11 +55,12 @@ void CpuFence::reset() {
 }
 
 void CpuFence::signal(Status status) {
-  {
-    std::lock_guard lock(mutex_);
-    status_ = status;
-    signalled_.store(true, std::memory_order_release);
-  }
+  // Notified under the lock: a waiter that sees the fence signalled may
+  // destroy it as soon as it returns, which it cannot do before taking the
+  // lock (wait() reads the status under it) - so not during notify_all().
+  std::lock_guard lock(mutex_);
+  status_ = status;
+  signalled_.store(true, std::memory_order_release);
   cv_.notify_all();
 }
 
