@@ -1,320 +1,72 @@
-// compiler::Target / Module / Kernel for CPU-like devices.
+// compiler::Target for CPU-like devices: the shared program machinery
+// (program_target.h) with the CPU finalize step (cpu_pipeline.h).
 #include "compiler/cpu_target.h"
 
-#include "compiler/build_options.h"
 #include "compiler/cpu_binary.h"
 #include "compiler/cpu_pipeline.h"
-#include "compiler/frontend.h"
-#include "compiler/kernel_metadata.h"
-#include "compiler/module_format.h"
-#include "mux/status.h"
+#include "compiler/program_target.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/Linker/Linker.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
-
-#include <atomic>
-#include <cstdlib>
 
 namespace compiler {
 namespace {
 
-std::vector<char> writeBitcode(const llvm::Module &module) {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream stream(buffer);
-  llvm::WriteBitcodeToFile(module, stream);
-  return {buffer.begin(), buffer.end()};
+std::string cpuIdentity(const CpuTargetConfig &config) {
+  std::string extensions = llvm::join(config.extensions, ",");
+  std::string identity = "polymux " POLYMUX_VERSION " llvm " LLVM_VERSION_STRING " target " + config.name + " triple " +
+                         config.triple + " abi " + config.abi + " cpu " + config.cpu + " features " +
+                         identityHash(config.features) + " extensions " + identityHash(extensions) + " builtins " +
+                         identityHash(llvm::StringRef(reinterpret_cast<const char *>(config.builtinLibrary.data()),
+                                                      config.builtinLibrary.size()));
+  if (!config.linkIdentity.empty())
+    identity += " link " + identityHash(config.linkIdentity);
+  return identity;
 }
 
-llvm::Expected<std::unique_ptr<llvm::Module>> readBitcode(const std::vector<char> &bitcode,
-                                                          llvm::LLVMContext &context) {
-  llvm::MemoryBufferRef buffer(llvm::StringRef(bitcode.data(), bitcode.size()), "module");
-  auto module = llvm::parseBitcodeFile(buffer, context);
-  if (!module)
-    return mux::makeError(mux::Status::InvalidArgument,
-                          "invalid program binary: bad bitcode: " + llvm::toString(module.takeError()));
-  return module;
-}
-
-/// Appends LLVM diagnostics (linker errors) to a build log.
-void captureDiagnostics(llvm::LLVMContext &context, std::string &log) {
-  context.setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo *info, void *logPointer) {
-        std::string &log = *static_cast<std::string *>(logPointer);
-        llvm::raw_string_ostream stream(log);
-        llvm::DiagnosticPrinterRawOStream printer(stream);
-        stream << llvm::LLVMContext::getDiagnosticMessagePrefix(info->getSeverity()) << ": ";
-        info->print(printer);
-        stream << "\n";
-      },
-      &log);
-}
-
-/// Moves the message of `error` into `log` and returns an error with the
-/// same status.
-/// POLYMUX_DUMP=<directory>: keeps the optimised IR and the object file of
-/// every build there, for debugging.
-void dumpBuild(const llvm::Module &module, const std::vector<std::byte> &object, llvm::StringRef extension) {
-  const char *directory = std::getenv("POLYMUX_DUMP");
-  if (!directory || !*directory)
-    return;
-  static std::atomic<unsigned> counter{0};
-  std::string stem = std::string(directory) + "/polymux-" + std::to_string(llvm::sys::Process::getProcessId()) + "-" +
-                     std::to_string(counter++);
-  std::error_code error;
-  llvm::raw_fd_ostream ir(stem + ".ll", error);
-  if (!error)
-    module.print(ir, nullptr);
-  llvm::raw_fd_ostream elf(stem + "." + extension.str(), error);
-  if (!error)
-    elf.write(reinterpret_cast<const char *>(object.data()), object.size());
-}
-
-llvm::Error logged(llvm::Error error, std::string &log) {
-  mux::Status status = mux::Status::Failure;
-  std::string message;
-  llvm::handleAllErrors(
-      std::move(error),
-      [&](const mux::StatusError &e) {
-        status = e.status();
-        message = e.message();
-      },
-      [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
-  if (!log.empty() && log.back() != '\n')
-    log += '\n';
-  log += message + "\n";
-  return mux::makeError(status, message);
-}
-
-class CpuKernel final : public Kernel {
-public:
-  CpuKernel(KernelInfo info, std::shared_ptr<const ModuleData> data) : info_(std::move(info)), data_(std::move(data)) {}
-  const KernelInfo &info() const override { return info_; }
-  llvm::Expected<std::vector<std::byte>> specialize(const std::array<size_t, 3> &) override {
-    // One binary serves every local size: the work-item loops read it at run time.
-    return data_->binary;
-  }
-
-private:
-  KernelInfo info_;
-  std::shared_ptr<const ModuleData> data_;
-};
-
-class CpuTarget;
-
-class CpuModule final : public Module {
-public:
-  CpuModule(const CpuTarget &target, std::shared_ptr<const ModuleData> data)
-      : target_(target), data_(std::move(data)) {}
-
-  ModuleKind kind() const override { return data_->kind; }
-  std::span<const KernelInfo> kernels() const override {
-    if (data_->kind != ModuleKind::Executable)
-      return {};
-    return data_->kernels;
-  }
-  llvm::Expected<std::unique_ptr<Kernel>> createKernel(std::string_view name) override {
-    for (const KernelInfo &kernel : kernels())
-      if (kernel.name == name)
-        return std::make_unique<CpuKernel>(kernel, data_);
-    return mux::makeError(mux::Status::InvalidArgument, "no kernel named '" + std::string(name) + "'");
-  }
-  llvm::Expected<std::vector<std::byte>> binary() override {
-    if (data_->kind != ModuleKind::Executable)
-      return mux::makeError(mux::Status::InvalidArgument, "only an executable module has a target binary");
-    return data_->binary;
-  }
-  uint64_t globalVariableTotalSize() const override;
-  llvm::Expected<std::vector<std::byte>> serialize() const override;
-
-  const ModuleData &data() const { return *data_; }
-
-private:
-  const CpuTarget &target_;
-  std::shared_ptr<const ModuleData> data_;
-};
-
-class CpuTarget final : public Target {
-public:
-  explicit CpuTarget(CpuTargetConfig config) : config_(std::move(config)) {
-    frontend_.triple = config_.triple;
-    frontend_.extensions = config_.extensions;
-    frontend_.maxClStd = config_.maxClStd;
-    frontend_.abi = config_.abi;
-    frontend_.features = config_.frontendFeatures;
-    frontend_.pic = config_.relocationModel == llvm::Reloc::PIC_;
-    codegen_ = {config_.triple,         config_.cpu,          config_.features,
-                config_.abi,            config_.relocationModel, config_.codeModel};
-    std::string extensions = llvm::join(config_.extensions, ",");
-    identity_ = "polymux " POLYMUX_VERSION " llvm " LLVM_VERSION_STRING " target " + config_.name + " triple " +
-                config_.triple + " abi " + config_.abi + " cpu " + config_.cpu + " features " +
-                llvm::utohexstr(llvm::xxh3_64bits(config_.features)) + " extensions " +
-                llvm::utohexstr(llvm::xxh3_64bits(extensions)) + " builtins " +
-                llvm::utohexstr(llvm::xxh3_64bits(llvm::ArrayRef(
-                    reinterpret_cast<const uint8_t *>(config_.builtinLibrary.data()), config_.builtinLibrary.size())));
-    if (!config_.linkIdentity.empty())
-      identity_ += " link " + llvm::utohexstr(llvm::xxh3_64bits(config_.linkIdentity));
-  }
-
-  std::string identity() const override { return identity_; }
-  std::string_view binaryMagic() const { return config_.binaryMagic; }
-
-  llvm::Expected<std::unique_ptr<Module>> compile(std::string_view source, std::string_view options,
-                                                  std::span<const Header> headers, std::string &log) override {
-    auto parsed = parseBuildOptions(options, OptionsUse::Compile);
-    if (!parsed)
-      return logged(parsed.takeError(), log);
-    llvm::LLVMContext context;
-    auto module = compileOpenCLC(context, source, *parsed, headers, frontend_, log);
-    if (!module)
-      return module.takeError();
-    auto data = std::make_shared<ModuleData>();
-    data->kind = ModuleKind::CompiledObject;
-    data->options = std::string(options);
-    data->optDisable = parsed->optDisable;
-    data->kernels = kernelInfos(**module);
-    data->bitcode = writeBitcode(**module);
-    return std::make_unique<CpuModule>(*this, std::move(data));
-  }
-
-  llvm::Expected<std::unique_ptr<Module>> link(std::span<Module *const> modules, std::string_view options,
-                                               std::string &log) override {
-    auto parsed = parseBuildOptions(options, OptionsUse::Link);
-    if (!parsed)
-      return logged(parsed.takeError(), log);
-    llvm::LLVMContext context;
-    captureDiagnostics(context, log);
-    auto linked = std::make_unique<llvm::Module>("linked", context);
-    bool optDisable = false;
-    llvm::Linker linker(*linked);
-    for (Module *input : modules) {
-      auto *cpuModule = dynamic_cast<CpuModule *>(input);
-      if (!cpuModule || cpuModule->kind() == ModuleKind::Executable)
-        return logged(mux::makeError(mux::Status::InvalidArgument,
-                                     "error: only compiled objects and libraries of this device can be linked"),
-                      log);
-      optDisable |= cpuModule->data().optDisable;
-      auto module = readBitcode(cpuModule->data().bitcode, context);
-      if (!module)
-        return logged(module.takeError(), log);
-      if (linker.linkInModule(std::move(*module)))
-        return mux::makeError(mux::Status::Failure, "linking failed");
-    }
-    if (parsed->fastRelaxedMath || parsed->unsafeMath || parsed->finiteMathOnly || parsed->noSignedZeros ||
-        parsed->denormsAreZero)
-      applyFastMathFlags(*linked, parsed->finiteMathOnly || parsed->fastRelaxedMath,
-                         parsed->noSignedZeros || parsed->fastRelaxedMath,
-                         parsed->unsafeMath || parsed->fastRelaxedMath, parsed->denormsAreZero);
-    auto data = std::make_shared<ModuleData>();
-    data->options = std::string(options);
-    data->optDisable = optDisable;
-    if (parsed->createLibrary) {
-      data->kind = ModuleKind::Library;
-      data->kernels = kernelInfos(*linked);
-      data->bitcode = writeBitcode(*linked);
-      return std::make_unique<CpuModule>(*this, std::move(data));
-    }
-    if (llvm::Error error = finalize(std::move(linked), *data))
-      return logged(std::move(error), log);
-    return std::make_unique<CpuModule>(*this, std::move(data));
-  }
-
-  llvm::Expected<std::unique_ptr<Module>> build(std::string_view source, std::string_view options,
-                                                std::string &log) override {
-    auto parsed = parseBuildOptions(options, OptionsUse::Build);
-    if (!parsed)
-      return logged(parsed.takeError(), log);
-    llvm::LLVMContext context;
-    auto module = compileOpenCLC(context, source, *parsed, {}, frontend_, log);
-    if (!module)
-      return module.takeError();
-    auto data = std::make_shared<ModuleData>();
-    data->options = std::string(options);
-    data->optDisable = parsed->optDisable;
-    if (llvm::Error error = finalize(std::move(*module), *data))
-      return logged(std::move(error), log);
-    return std::make_unique<CpuModule>(*this, std::move(data));
-  }
-
-  llvm::Expected<std::unique_ptr<Module>> deserialize(std::span<const std::byte> bytes) override {
-    auto data = deserializeModule(bytes, identity_);
-    if (!data)
-      return data.takeError();
-    if (data->kind == ModuleKind::Executable && data->binary.empty()) {
-      // Rebuild the target binary from the bitcode.
-      llvm::LLVMContext context;
-      auto module = readBitcode(data->bitcode, context);
-      if (!module)
-        return module.takeError();
-      if (llvm::Error error = finalize(std::move(*module), *data))
-        return error;
-    } else if (data->kind == ModuleKind::Executable) {
-      if (auto binary = decodeCpuBinary(data->binary, config_.binaryMagic); !binary)
-        return binary.takeError();
-    }
-    return std::make_unique<CpuModule>(*this, std::make_shared<ModuleData>(std::move(*data)));
-  }
-
-private:
-  /// Lowers and compiles a linked module into `data` (kind Executable).
-  llvm::Error finalize(std::unique_ptr<llvm::Module> module, ModuleData &data) const {
-    data.kind = ModuleKind::Executable;
-    data.kernels = kernelInfos(*module);
-    data.bitcode = writeBitcode(*module);
-    CpuBinary binary;
-    if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config_.builtinLibrary))
-      return error;
-    auto machine = createTargetMachine(codegen_, data.optDisable);
-    if (!machine)
-      return machine.takeError();
-    optimizeModule(*module, **machine, data.optDisable);
-    auto object = emitObject(*module, **machine);
+/// Lowers and compiles a linked module into a cpu_binary.h container.
+llvm::Expected<std::vector<std::byte>> finalizeForCpu(const CpuTargetConfig &config, const CodegenConfig &codegen,
+                                                      std::unique_ptr<llvm::Module> module, const ModuleData &data) {
+  CpuBinary binary;
+  if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config.builtinLibrary))
+    return error;
+  auto machine = createTargetMachine(codegen, data.optDisable);
+  if (!machine)
+    return machine.takeError();
+  optimizeModule(*module, **machine, data.optDisable);
+  auto object = emitObject(*module, **machine);
+  if (!object)
+    return object.takeError();
+  if (config.link) {
+    object = config.link(*object, binary);
     if (!object)
       return object.takeError();
-    if (config_.link) {
-      object = config_.link(*object, binary);
-      if (!object)
-        return object.takeError();
-    }
-    dumpBuild(*module, *object, config_.dumpExtension);
-    binary.object = std::move(*object);
-    data.binary = encodeCpuBinary(binary, config_.binaryMagic);
-    return llvm::Error::success();
   }
-
-  CpuTargetConfig config_;
-  FrontendConfig frontend_;
-  CodegenConfig codegen_;
-  std::string identity_;
-};
-
-uint64_t CpuModule::globalVariableTotalSize() const {
-  if (data_->kind != ModuleKind::Executable)
-    return 0;
-  auto binary = decodeCpuBinary(data_->binary, target_.binaryMagic());
-  if (!binary) {
-    llvm::consumeError(binary.takeError());
-    return 0;
-  }
-  return binary->globalVariableSize;
-}
-
-llvm::Expected<std::vector<std::byte>> CpuModule::serialize() const {
-  return serializeModule(*data_, target_.identity());
+  dumpBuild(*module, *object, config.dumpExtension);
+  binary.object = std::move(*object);
+  return encodeCpuBinary(binary, config.binaryMagic);
 }
 
 } // namespace
 
 std::unique_ptr<Target> createCpuTarget(CpuTargetConfig config) {
-  return std::make_unique<CpuTarget>(std::move(config));
+  ProgramTargetConfig program;
+  program.identity = cpuIdentity(config);
+  program.frontend.triple = config.triple;
+  program.frontend.extensions = config.extensions;
+  program.frontend.maxClStd = config.maxClStd;
+  program.frontend.abi = config.abi;
+  program.frontend.features = config.frontendFeatures;
+  program.frontend.pic = config.relocationModel == llvm::Reloc::PIC_;
+  CodegenConfig codegen{config.triple,          config.cpu,      config.features, config.abi,
+                        config.relocationModel, config.codeModel};
+  auto shared = std::make_shared<const CpuTargetConfig>(std::move(config));
+  program.finalize = [shared, codegen](std::unique_ptr<llvm::Module> module, const ModuleData &data) {
+    return finalizeForCpu(*shared, codegen, std::move(module), data);
+  };
+  setBinaryDecoder(program,
+                   [shared](std::span<const std::byte> bytes) { return decodeCpuBinary(bytes, shared->binaryMagic); });
+  return createProgramTarget(std::move(program));
 }
 
 } // namespace compiler

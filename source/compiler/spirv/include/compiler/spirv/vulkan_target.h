@@ -45,4 +45,9 @@ struct VulkanTargetConfig {
 
 std::unique_ptr<Target> createVulkanTarget(VulkanTargetConfig config);
 
+/// The builtins library compiled for the SPIR-V triple (embedded in
+/// polymux_compiler_spirv): what the runtime gives as
+/// VulkanTargetConfig::builtinLibrary.
+std::span<const std::byte> vulkanBuiltinLibrary();
+
 } // namespace compiler

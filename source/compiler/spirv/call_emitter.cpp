@@ -1,0 +1,386 @@
+// Calls left after inlining: LLVM intrinsics, work-item builtins, barriers;
+// and the atomic instructions.
+#include "kernel_emitter.h"
+#include "work_item_builtins.h"
+
+#include "compiler/passes.h"
+
+#include "spirv/unified1/GLSL.std.450.h"
+
+#include "llvm/IR/Constants.h"
+
+namespace compiler::spirv {
+
+using abi::vulkan::LaunchField;
+
+namespace {
+
+// Memory semantics bits.
+constexpr uint32_t kAcquireRelease = 0x8;
+constexpr uint32_t kAcquire = 0x2;
+constexpr uint32_t kRelease = 0x4;
+constexpr uint32_t kUniformMemory = 0x40;
+constexpr uint32_t kWorkgroupMemory = 0x100;
+constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3, kScopeInvocation = 4;
+
+uint32_t scopeOf(llvm::LLVMContext &context, llvm::SyncScope::ID id) {
+  if (id == llvm::SyncScope::SingleThread)
+    return kScopeInvocation;
+  if (id == llvm::SyncScope::System)
+    return kScopeDevice; // Vulkan has no CrossDevice scope for shaders.
+  llvm::SmallVector<llvm::StringRef, 8> names;
+  context.getSyncScopeNames(names);
+  llvm::StringRef name = id < names.size() ? names[id] : "";
+  if (name == "workgroup")
+    return kScopeWorkgroup;
+  if (name == "subgroup")
+    return kScopeSubgroup;
+  return kScopeDevice;
+}
+
+} // namespace
+
+Id KernelEmitter::builtinComponent(Id variable, uint32_t dimension) {
+  Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::Input, uint32Type()),
+                  {variable, uint32(dimension)});
+  return op(spv::Op::OpLoad, uint32Type(), {pointer});
+}
+
+Id KernelEmitter::localSizeComponent(uint32_t dimension) { return state_.localSize[dimension]; }
+
+std::optional<llvm::Error> KernelEmitter::emitWorkItemBuiltin(llvm::CallInst &call, llvm::StringRef name) {
+  std::optional<WorkItemBuiltin> builtin = workItemBuiltin(name);
+  if (!builtin)
+    return std::nullopt;
+  auto builtinVariable = [&](Id &variable, spv::BuiltIn which) {
+    if (!variable) {
+      Id vector = builder_.typeVector(uint32Type(), 3);
+      variable = builder_.variable(builder_.typePointer(spv::StorageClass::Input, vector), spv::StorageClass::Input);
+      builder_.decorate(variable, spv::Decoration::BuiltIn, {uint32_t(which)});
+    }
+    if (!llvm::is_contained(interface_, variable))
+      interface_.push_back(variable);
+    return variable;
+  };
+  auto groupId = [&](uint32_t d) {
+    Id group = builtinComponent(builtinVariable(state_.workgroupId, spv::BuiltIn::WorkgroupId), d);
+    return op(spv::Op::OpIAdd, uint32Type(), {group, launchField(LaunchField::GroupOffset, d)});
+  };
+  auto localId = [&](uint32_t d) {
+    return builtinComponent(builtinVariable(state_.localInvocationId, spv::BuiltIn::LocalInvocationId), d);
+  };
+  // Global id without the offset: group * enqueued local size + local id.
+  auto globalIndex = [&](uint32_t d) {
+    Id scaled = op(spv::Op::OpIMul, uint32Type(), {groupId(d), launchField(LaunchField::EnqueuedLocalSize, d)});
+    return op(spv::Op::OpIAdd, uint32Type(), {scaled, localId(d)});
+  };
+  // One value per dimension 0..2, and what a dimension outside gives.
+  auto perDimension = [&](auto valueOf, uint32_t outside) -> Id {
+    llvm::Value *dimension = call.getArgOperand(0);
+    if (auto *constantDimension = llvm::dyn_cast<llvm::ConstantInt>(dimension)) {
+      uint64_t d = constantDimension->getZExtValue();
+      return d < 3 ? valueOf(uint32_t(d)) : uint32(outside);
+    }
+    Id d = value(dimension);
+    Id result = uint32(outside);
+    for (uint32_t i = 3; i-- > 0;) {
+      Id isThis = op(spv::Op::OpIEqual, builder_.typeBool(), {d, uint32(i)});
+      result = op(spv::Op::OpSelect, uint32Type(), {isThis, valueOf(i), result});
+    }
+    return result;
+  };
+  Id result = 0;
+  switch (*builtin) {
+  case WorkItemBuiltin::GlobalId:
+    result = perDimension(
+        [&](uint32_t d) {
+          return op(spv::Op::OpIAdd, uint32Type(), {globalIndex(d), launchField(LaunchField::GlobalOffset, d)});
+        },
+        0);
+    break;
+  case WorkItemBuiltin::LocalId:
+    result = perDimension(localId, 0);
+    break;
+  case WorkItemBuiltin::GroupId:
+    result = perDimension(groupId, 0);
+    break;
+  case WorkItemBuiltin::LocalSize:
+    result = perDimension([&](uint32_t d) { return localSizeComponent(d); }, 1);
+    break;
+  case WorkItemBuiltin::EnqueuedLocalSize:
+    result = perDimension([&](uint32_t d) { return launchField(LaunchField::EnqueuedLocalSize, d); }, 1);
+    break;
+  case WorkItemBuiltin::GlobalSize:
+    result = perDimension([&](uint32_t d) { return launchField(LaunchField::GlobalSize, d); }, 1);
+    break;
+  case WorkItemBuiltin::NumGroups:
+    result = perDimension([&](uint32_t d) { return launchField(LaunchField::NumGroups, d); }, 1);
+    break;
+  case WorkItemBuiltin::GlobalOffset:
+    result = perDimension([&](uint32_t d) { return launchField(LaunchField::GlobalOffset, d); }, 0);
+    break;
+  case WorkItemBuiltin::WorkDim:
+    result = launchField(LaunchField::WorkDim, 0);
+    break;
+  case WorkItemBuiltin::GlobalLinearId: {
+    Id size0 = launchField(LaunchField::GlobalSize, 0), size1 = launchField(LaunchField::GlobalSize, 1);
+    Id linear = op(spv::Op::OpIMul, uint32Type(), {globalIndex(2), size1});
+    linear = op(spv::Op::OpIAdd, uint32Type(), {linear, globalIndex(1)});
+    linear = op(spv::Op::OpIMul, uint32Type(), {linear, size0});
+    result = op(spv::Op::OpIAdd, uint32Type(), {linear, globalIndex(0)});
+    break;
+  }
+  case WorkItemBuiltin::LocalLinearId: {
+    Id linear = op(spv::Op::OpIMul, uint32Type(), {localId(2), localSizeComponent(1)});
+    linear = op(spv::Op::OpIAdd, uint32Type(), {linear, localId(1)});
+    linear = op(spv::Op::OpIMul, uint32Type(), {linear, localSizeComponent(0)});
+    result = op(spv::Op::OpIAdd, uint32Type(), {linear, localId(0)});
+    break;
+  }
+  }
+  Id resultType = type(call.getType());
+  if (call.getType()->isIntegerTy(32))
+    op(spv::Op::OpCopyObject, resultType, {result}, values_[&call]);
+  else
+    op(spv::Op::OpUConvert, resultType, {result}, values_[&call]);
+  return llvm::Error::success();
+}
+
+void KernelEmitter::emitBarrier(uint32_t executionScope, uint32_t memoryScope, uint32_t semantics) {
+  opNoResult(spv::Op::OpControlBarrier, {uint32(executionScope), uint32(memoryScope), uint32(semantics)});
+}
+
+llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
+  if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&call))
+    return emitIntrinsic(*intrinsic);
+  llvm::Function *callee = call.getCalledFunction();
+  if (!callee)
+    return unsupported(call, "an indirect call");
+  llvm::StringRef name = callee->getName();
+  if (std::optional<llvm::Error> handled = emitWorkItemBuiltin(call, name))
+    return std::move(*handled);
+  if (isBarrierFunction(name) && !name.contains("sub_group")) {
+    // barrier(flags) / work_group_barrier(flags[, scope]): CLK_LOCAL_MEM_FENCE
+    // (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2) __global memory.
+    uint32_t flags = 3;
+    if (auto *constantFlags = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0)))
+      flags = uint32_t(constantFlags->getZExtValue());
+    uint32_t semantics = kAcquireRelease;
+    if (flags & 1)
+      semantics |= kWorkgroupMemory;
+    if (flags & 2)
+      semantics |= kUniformMemory;
+    emitBarrier(kScopeWorkgroup, (flags & 2) ? kScopeDevice : kScopeWorkgroup, flags & 3 ? semantics : 0);
+    return llvm::Error::success();
+  }
+  if (callee->isDeclaration())
+    return unsupported(call, "the function '" + name + "' (not in the builtins library)");
+  return unsupported(call, "the call to '" + name + "' (recursion)");
+}
+
+Id KernelEmitter::countZeros(Id operand, unsigned bits, bool leading) {
+  Id glsl = builder_.importGlsl450();
+  Id int32 = uint32Type();
+  // FindUMsb / FindILsb give -1 for 0, so 31 - msb and lsb (as unsigned,
+  // clamped) count 32 zeros there.
+  auto count32 = [&](Id word) {
+    if (leading)
+      return op(spv::Op::OpISub, int32, {uint32(31), op(spv::Op::OpExtInst, int32, {glsl, GLSLstd450FindUMsb, word})});
+    Id lsb = op(spv::Op::OpExtInst, int32, {glsl, GLSLstd450FindILsb, word});
+    return op(spv::Op::OpExtInst, int32, {glsl, GLSLstd450UMin, lsb, uint32(32)});
+  };
+  if (bits == 32)
+    return count32(operand);
+  // 64 bits: the count of the half that decides, plus 32 when it is zero.
+  Id low = op(spv::Op::OpUConvert, int32, {operand});
+  Id high = op(spv::Op::OpUConvert, int32, {op(spv::Op::OpShiftRightLogical, uint64Type(), {operand, uint32(32)})});
+  Id first = leading ? high : low, second = leading ? low : high;
+  Id firstIsZero = op(spv::Op::OpIEqual, builder_.typeBool(), {first, uint32(0)});
+  Id count = op(spv::Op::OpSelect, int32,
+                {firstIsZero, op(spv::Op::OpIAdd, int32, {uint32(32), count32(second)}), count32(first)});
+  return op(spv::Op::OpUConvert, uint64Type(), {count});
+}
+
+llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
+  Id resultType = type(call.getType());
+  Id result = values_.lookup(&call);
+  auto glsl = [&](GLSLstd450 instruction, std::initializer_list<llvm::Value *> operands) -> llvm::Error {
+    std::vector<uint32_t> words{resultType, result, builder_.importGlsl450(), uint32_t(instruction)};
+    for (llvm::Value *operand : operands) {
+      Id id = value(operand);
+      if (!id)
+        return unsupported(call, "an operand of '" + call.getCalledFunction()->getName() + "'");
+      words.push_back(id);
+    }
+    ModuleBuilder::instruction(body_, spv::Op::OpExtInst, words);
+    return llvm::Error::success();
+  };
+  switch (call.getIntrinsicID()) {
+  case llvm::Intrinsic::lifetime_start:
+  case llvm::Intrinsic::lifetime_end:
+  case llvm::Intrinsic::assume:
+  case llvm::Intrinsic::experimental_noalias_scope_decl:
+    return llvm::Error::success();
+  case llvm::Intrinsic::fmuladd: {
+    // OpenCL lets a*b+c contract or not; the separate operations are exact
+    // on every device.
+    Id product = op(spv::Op::OpFMul, resultType, {value(call.getArgOperand(0)), value(call.getArgOperand(1))});
+    op(spv::Op::OpFAdd, resultType, {product, value(call.getArgOperand(2))}, result);
+    return llvm::Error::success();
+  }
+  case llvm::Intrinsic::fabs:
+    return glsl(GLSLstd450FAbs, {call.getArgOperand(0)});
+  case llvm::Intrinsic::floor:
+    return glsl(GLSLstd450Floor, {call.getArgOperand(0)});
+  case llvm::Intrinsic::ceil:
+    return glsl(GLSLstd450Ceil, {call.getArgOperand(0)});
+  case llvm::Intrinsic::trunc:
+    return glsl(GLSLstd450Trunc, {call.getArgOperand(0)});
+  case llvm::Intrinsic::smin:
+    return glsl(GLSLstd450SMin, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::smax:
+    return glsl(GLSLstd450SMax, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::umin:
+    return glsl(GLSLstd450UMin, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::umax:
+    return glsl(GLSLstd450UMax, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::minnum:
+    // NMin returns the other operand for one NaN, as minnum does.
+    return glsl(GLSLstd450NMin, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::maxnum:
+    return glsl(GLSLstd450NMax, {call.getArgOperand(0), call.getArgOperand(1)});
+  case llvm::Intrinsic::abs:
+    return glsl(GLSLstd450SAbs, {call.getArgOperand(0)});
+  case llvm::Intrinsic::ctpop:
+    if (call.getType()->getScalarSizeInBits() != 32)
+      break;
+    op(spv::Op::OpBitCount, resultType, {value(call.getArgOperand(0))}, result);
+    return llvm::Error::success();
+  case llvm::Intrinsic::ctlz:
+  case llvm::Intrinsic::cttz: {
+    unsigned bits = call.getType()->getScalarSizeInBits();
+    if ((bits != 32 && bits != 64) || call.getType()->isVectorTy())
+      break;
+    op(spv::Op::OpCopyObject, resultType,
+       {countZeros(value(call.getArgOperand(0)), bits, call.getIntrinsicID() == llvm::Intrinsic::ctlz)}, result);
+    return llvm::Error::success();
+  }
+  case llvm::Intrinsic::bitreverse:
+    if (call.getType()->getScalarSizeInBits() != 32)
+      break;
+    op(spv::Op::OpBitReverse, resultType, {value(call.getArgOperand(0))}, result);
+    return llvm::Error::success();
+  default:
+    break;
+  }
+  return unsupported(call, "the intrinsic '" + call.getCalledFunction()->getName() + "'");
+}
+
+Id KernelEmitter::atomicScope(llvm::SyncScope::ID syncScope) {
+  return uint32(scopeOf(kernel_.getContext(), syncScope));
+}
+
+Id KernelEmitter::atomicSemantics(llvm::AtomicOrdering ordering) {
+  // Without the Vulkan memory model SequentiallyConsistent means
+  // AcquireRelease; the storage bit covers PhysicalStorageBuffer memory.
+  switch (ordering) {
+  case llvm::AtomicOrdering::NotAtomic:
+  case llvm::AtomicOrdering::Unordered:
+  case llvm::AtomicOrdering::Monotonic:
+    return uint32(0);
+  case llvm::AtomicOrdering::Acquire:
+    return uint32(kAcquire | kUniformMemory);
+  case llvm::AtomicOrdering::Release:
+    return uint32(kRelease | kUniformMemory);
+  default:
+    return uint32(kAcquireRelease | kUniformMemory);
+  }
+}
+
+Id KernelEmitter::failureSemantics(llvm::AtomicOrdering ordering) {
+  // A failed compare-exchange only loads: it may acquire, never release.
+  return llvm::isAcquireOrStronger(ordering) ? uint32(kAcquire | kUniformMemory) : uint32(0);
+}
+
+llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
+  llvm::Value *pointer = nullptr;
+  llvm::Type *valueType = nullptr;
+  llvm::SyncScope::ID syncScope = llvm::SyncScope::System;
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction)) {
+    pointer = rmw->getPointerOperand();
+    valueType = rmw->getType();
+    syncScope = rmw->getSyncScopeID();
+  } else if (auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction)) {
+    pointer = exchange->getPointerOperand();
+    valueType = exchange->getNewValOperand()->getType();
+    syncScope = exchange->getSyncScopeID();
+  }
+  if (!valueType->isIntegerTy(32) && !valueType->isIntegerTy(64))
+    return unsupported(
+        instruction, "atomics on " + llvm::Twine(valueType->isFloatingPointTy() ? "floating-point" : "this") + " type");
+  if (valueType->isIntegerTy(64)) {
+    if (!state_.config.atomicInt64)
+      return unsupported(instruction, "64-bit atomics on this device");
+    builder_.capability(spv::Capability::Int64Atomics);
+  }
+  llvm::Error error = llvm::Error::success();
+  Id address = physicalPointer(pointer, valueType, instruction, error);
+  if (error)
+    return error;
+  Id resultType = type(valueType);
+  Id scope = atomicScope(syncScope);
+  llvm::AtomicOrdering ordering = llvm::isa<llvm::AtomicRMWInst>(instruction)
+                                      ? llvm::cast<llvm::AtomicRMWInst>(instruction).getOrdering()
+                                      : llvm::cast<llvm::AtomicCmpXchgInst>(instruction).getSuccessOrdering();
+  Id semantics = atomicSemantics(ordering);
+  Id result = values_.lookup(&instruction);
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction)) {
+    spv::Op opcode;
+    switch (rmw->getOperation()) {
+    case llvm::AtomicRMWInst::Xchg:
+      opcode = spv::Op::OpAtomicExchange;
+      break;
+    case llvm::AtomicRMWInst::Add:
+      opcode = spv::Op::OpAtomicIAdd;
+      break;
+    case llvm::AtomicRMWInst::Sub:
+      opcode = spv::Op::OpAtomicISub;
+      break;
+    case llvm::AtomicRMWInst::And:
+      opcode = spv::Op::OpAtomicAnd;
+      break;
+    case llvm::AtomicRMWInst::Or:
+      opcode = spv::Op::OpAtomicOr;
+      break;
+    case llvm::AtomicRMWInst::Xor:
+      opcode = spv::Op::OpAtomicXor;
+      break;
+    case llvm::AtomicRMWInst::Max:
+      opcode = spv::Op::OpAtomicSMax;
+      break;
+    case llvm::AtomicRMWInst::Min:
+      opcode = spv::Op::OpAtomicSMin;
+      break;
+    case llvm::AtomicRMWInst::UMax:
+      opcode = spv::Op::OpAtomicUMax;
+      break;
+    case llvm::AtomicRMWInst::UMin:
+      opcode = spv::Op::OpAtomicUMin;
+      break;
+    default:
+      return unsupported(instruction,
+                         "the atomic operation '" + llvm::AtomicRMWInst::getOperationName(rmw->getOperation()) + "'");
+    }
+    op(opcode, resultType, {address, scope, semantics, value(rmw->getValOperand())}, result);
+    return llvm::Error::success();
+  }
+  auto *exchange = llvm::cast<llvm::AtomicCmpXchgInst>(&instruction);
+  Id loaded = op(spv::Op::OpAtomicCompareExchange, resultType,
+                 {address, scope, semantics, failureSemantics(exchange->getFailureOrdering()),
+                  value(exchange->getNewValOperand()), value(exchange->getCompareOperand())});
+  Id matched = op(spv::Op::OpIEqual, builder_.typeBool(), {loaded, value(exchange->getCompareOperand())});
+  exchanges_[exchange] = {loaded, matched};
+  return llvm::Error::success();
+}
+
+} // namespace compiler::spirv

@@ -1,0 +1,304 @@
+#include "kernel_emitter.h"
+
+#include "work_item_builtins.h"
+
+#include "build_failure.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace compiler::spirv {
+
+using abi::vulkan::LaunchField;
+
+Id KernelEmitter::op(spv::Op op, Id resultType, std::initializer_list<uint32_t> operands, Id result) {
+  if (!result)
+    result = builder_.newId();
+  std::vector<uint32_t> words;
+  if (resultType)
+    words.push_back(resultType);
+  words.push_back(result);
+  words.insert(words.end(), operands.begin(), operands.end());
+  ModuleBuilder::instruction(body_, op, words);
+  return result;
+}
+
+void KernelEmitter::opNoResult(spv::Op op, std::initializer_list<uint32_t> operands) {
+  ModuleBuilder::instruction(body_, op, operands);
+}
+
+llvm::Error KernelEmitter::unsupported(const llvm::Instruction &instruction, const llvm::Twine &what) {
+  std::string message = "error: " + kernel_.getName().str() + ": SPIR-V emission does not support " + what.str();
+  if (const llvm::DebugLoc &location = instruction.getDebugLoc(); location && location.getLine())
+    message += " (line " + std::to_string(location.getLine()) + ")";
+  return buildFailure(message);
+}
+
+void KernelEmitter::requireCapabilities(llvm::Type *type) {
+  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(type))
+    type = vector->getElementType();
+  if (type->isIntegerTy(8))
+    builder_.capability(spv::Capability::Int8);
+  else if (type->isIntegerTy(16))
+    builder_.capability(spv::Capability::Int16);
+  else if (type->isIntegerTy(64) || type->isPointerTy())
+    builder_.capability(spv::Capability::Int64);
+  else if (type->isHalfTy())
+    builder_.capability(spv::Capability::Float16);
+  else if (type->isDoubleTy())
+    builder_.capability(spv::Capability::Float64);
+}
+
+Id KernelEmitter::type(llvm::Type *type) {
+  if (auto found = state_.types.find(type); found != state_.types.end())
+    return found->second;
+  Id id = 0;
+  requireCapabilities(type);
+  if (type->isVoidTy())
+    id = builder_.typeVoid();
+  else if (type->isIntegerTy(1))
+    id = builder_.typeBool();
+  else if (type->isIntegerTy(8) || type->isIntegerTy(16) || type->isIntegerTy(32) || type->isIntegerTy(64))
+    id = builder_.typeInt(type->getIntegerBitWidth());
+  else if (type->isHalfTy() || type->isFloatTy() || type->isDoubleTy())
+    id = builder_.typeFloat(type->getPrimitiveSizeInBits());
+  else if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+           vector && vector->getNumElements() >= 2 && vector->getNumElements() <= 4) {
+    Id element = this->type(vector->getElementType());
+    if (element)
+      id = builder_.typeVector(element, vector->getNumElements());
+  } else if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
+             pointer && (pointer->getAddressSpace() == 1 || pointer->getAddressSpace() == 2)) {
+    // __global and __constant pointers are 64-bit buffer device addresses.
+    id = uint64Type();
+  }
+  if (id)
+    state_.types[type] = id;
+  return id;
+}
+
+Id KernelEmitter::constant(llvm::Constant *constant) {
+  Id resultType = type(constant->getType());
+  if (!resultType)
+    return 0;
+  if (llvm::isa<llvm::PoisonValue>(constant) || llvm::isa<llvm::UndefValue>(constant)) {
+    if (!llvm::isa<llvm::ConstantAggregateZero>(constant))
+      return builder_.undef(resultType);
+  }
+  if (constant->isNullValue()) {
+    if (constant->getType()->isIntegerTy(1))
+      return builder_.constantBool(false);
+    return builder_.constantNull(resultType);
+  }
+  if (auto *integer = llvm::dyn_cast<llvm::ConstantInt>(constant)) {
+    if (integer->getBitWidth() == 1)
+      return builder_.constantBool(integer->isOne());
+    uint64_t bits = integer->getZExtValue();
+    if (integer->getBitWidth() == 64)
+      return builder_.constant(resultType, {uint32_t(bits), uint32_t(bits >> 32)});
+    // Narrow literals are zero-extended to a word for unsigned types.
+    return builder_.constant(resultType, {uint32_t(bits)});
+  }
+  if (auto *floating = llvm::dyn_cast<llvm::ConstantFP>(constant)) {
+    uint64_t bits = floating->getValueAPF().bitcastToAPInt().getZExtValue();
+    if (constant->getType()->isDoubleTy())
+      return builder_.constant(resultType, {uint32_t(bits), uint32_t(bits >> 32)});
+    return builder_.constant(resultType, {uint32_t(bits)});
+  }
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(constant->getType())) {
+    std::vector<Id> elements;
+    for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+      Id element = this->constant(constant->getAggregateElement(i));
+      if (!element)
+        return 0;
+      elements.push_back(element);
+    }
+    return builder_.constantComposite(resultType, elements);
+  }
+  return 0;
+}
+
+Id KernelEmitter::value(llvm::Value *value) {
+  if (auto found = values_.find(value); found != values_.end())
+    return found->second;
+  if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
+    return this->constant(constant);
+  return 0;
+}
+
+llvm::Error KernelEmitter::layoutPushConstants() {
+  // Launch fields first, in LaunchField order, then the arguments, each at
+  // its natural alignment (the push-constant block follows scalar layout).
+  usedLaunchFields_ = launchFieldsUsedBy(kernel_);
+  uint32_t offset = 0;
+  std::vector<uint32_t> offsets;
+  auto place = [&](Id memberType, uint32_t size, uint32_t alignment) {
+    offset = (offset + alignment - 1) / alignment * alignment;
+    offsets.push_back(offset);
+    memberTypes_.push_back(memberType);
+    offset += size;
+    return uint32_t(memberTypes_.size() - 1);
+  };
+  for (uint32_t field = 0; field < abi::vulkan::kLaunchFieldCount; ++field) {
+    if (!(usedLaunchFields_ & (1u << field)))
+      continue;
+    uint32_t size = abi::vulkan::launchFieldSize(LaunchField(field));
+    Id memberType = size == 8   ? uint64Type()
+                    : size == 4 ? uint32Type()
+                                : builder_.typeArray(uint32Type(), uint32(3), 4);
+    launchMembers_[field] = place(memberType, size, size == 8 ? 8 : 4);
+    info_.launchFieldOffsets[field] = offsets.back();
+  }
+  for (llvm::Argument &argument : kernel_.args()) {
+    VulkanKernelArg arg;
+    llvm::Type *argType = argument.getType();
+    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && argument.hasByValAttr())
+      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the struct argument '" +
+                          argument.getName() + "' passed by value");
+    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && pointer->getAddressSpace() == 3)
+      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the __local argument '" +
+                          argument.getName() + "'");
+    Id memberType = type(argType);
+    if (!memberType || argType->isIntegerTy(1))
+      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
+                          argument.getName() + "'");
+    const llvm::DataLayout &layout = kernel_.getDataLayout();
+    uint32_t size = uint32_t(layout.getTypeAllocSize(argType));
+    uint32_t alignment = uint32_t(layout.getABITypeAlign(argType).value());
+    // 8- and 16-bit scalars would need storagePushConstant8/16: they are read
+    // as a 32-bit word and narrowed.
+    bool isNarrow = !argType->isPointerTy() && argType->getScalarSizeInBits() < 32;
+    if (isNarrow && !argType->isVectorTy()) {
+      memberType = uint32Type();
+      alignment = 4;
+    } else if (isNarrow) {
+      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
+                          argument.getName() + "' (a vector of 8/16-bit elements)");
+    }
+    arg.kind = argType->isPointerTy() ? VulkanKernelArg::Kind::Buffer : VulkanKernelArg::Kind::Value;
+    argumentMembers_.push_back(place(memberType, std::max(size, 4u), alignment));
+    arg.offset = offsets.back();
+    arg.size = size;
+    info_.args.push_back(arg);
+  }
+  info_.pushConstantSize = (offset + 3) / 4 * 4;
+  if (info_.pushConstantSize > state_.config.maxPushConstantsSize)
+    return buildFailure("error: " + kernel_.getName() + ": the arguments take " + llvm::Twine(info_.pushConstantSize) +
+                        " bytes of push constants, more than the device's " +
+                        llvm::Twine(state_.config.maxPushConstantsSize) + " (argument buffers are not supported yet)");
+  if (memberTypes_.empty())
+    return llvm::Error::success();
+  pushConstantStruct_ = builder_.typeStruct(memberTypes_, offsets);
+  builder_.decorate(pushConstantStruct_, spv::Decoration::Block);
+  pushConstants_ = builder_.variable(builder_.typePointer(spv::StorageClass::PushConstant, pushConstantStruct_),
+                                     spv::StorageClass::PushConstant);
+  interface_.push_back(pushConstants_);
+  return llvm::Error::success();
+}
+
+Id KernelEmitter::launchField(LaunchField field, uint32_t dimension) {
+  uint32_t member = launchMembers_.lookup(uint32_t(field));
+  bool isArray = abi::vulkan::launchFieldSize(field) == 12;
+  Id resultType = isArray || field == LaunchField::WorkDim ? uint32Type() : uint64Type();
+  Id pointerType = builder_.typePointer(spv::StorageClass::PushConstant, resultType);
+  Id pointer = isArray ? op(spv::Op::OpAccessChain, pointerType, {pushConstants_, uint32(member), uint32(dimension)})
+                       : op(spv::Op::OpAccessChain, pointerType, {pushConstants_, uint32(member)});
+  return op(spv::Op::OpLoad, resultType, {pointer});
+}
+
+llvm::Error KernelEmitter::emit() {
+  if (llvm::Error error = layoutPushConstants())
+    return error;
+  llvm::Expected<StructuredFunction> structure = structureControlFlow(kernel_);
+  if (!structure)
+    return structure.takeError();
+  // Ids for every value first: phis refer to values defined later.
+  for (llvm::BasicBlock &block : kernel_) {
+    labels_[&block] = builder_.newId();
+    for (llvm::Instruction &instruction : block)
+      if (!instruction.getType()->isVoidTy())
+        values_[&instruction] = builder_.newId();
+  }
+  Id function = builder_.newId();
+  Id voidType = builder_.typeVoid();
+  Id functionType = builder_.typeFunction(voidType, {});
+  ModuleBuilder::instruction(body_, spv::Op::OpFunction, {voidType, function, 0, functionType});
+  bool first = true;
+  for (llvm::BasicBlock *block : structure->order) {
+    opNoResult(spv::Op::OpLabel, {labels_[block]});
+    if (first) {
+      // Arguments are loaded from the push constants at the start.
+      for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
+        llvm::Type *argType = argument.getType();
+        Id memberType = memberTypes_[argumentMembers_[index]];
+        Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::PushConstant, memberType),
+                        {pushConstants_, uint32(argumentMembers_[index])});
+        Id loaded = op(spv::Op::OpLoad, memberType, {pointer});
+        if (memberType != type(argType)) {
+          // A narrow scalar read as a word.
+          llvm::Type *integer = llvm::IntegerType::get(kernel_.getContext(), argType->getScalarSizeInBits());
+          loaded = op(spv::Op::OpUConvert, type(integer), {loaded});
+          if (!argType->isIntegerTy())
+            loaded = op(spv::Op::OpBitcast, type(argType), {loaded});
+        }
+        values_[&argument] = loaded;
+      }
+      first = false;
+    }
+    if (llvm::Error error = emitBlock(*block, *structure))
+      return error;
+  }
+  opNoResult(spv::Op::OpFunctionEnd, {});
+  builder_.name(function, kernel_.getName());
+  builder_.entryPoint(function, kernel_.getName(), interface_);
+  builder_.executionModeId(function, spv::ExecutionMode::LocalSizeId,
+                           {state_.localSize[0], state_.localSize[1], state_.localSize[2]});
+  builder_.functions().insert(builder_.functions().end(), body_.begin(), body_.end());
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitBlock(llvm::BasicBlock &block, const StructuredFunction &structure) {
+  for (llvm::Instruction &instruction : block) {
+    if (instruction.isTerminator())
+      return emitTerminator(instruction, structure);
+    if (llvm::Error error = emitInstruction(instruction))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitTerminator(llvm::Instruction &terminator, const StructuredFunction &structure) {
+  if (auto found = structure.headers.find(terminator.getParent()); found != structure.headers.end()) {
+    const StructuredBlock &header = found->second;
+    if (header.continueTarget)
+      opNoResult(spv::Op::OpLoopMerge, {labels_[header.merge], labels_[header.continueTarget], 0});
+    else
+      opNoResult(spv::Op::OpSelectionMerge, {labels_[header.merge], 0});
+  }
+  if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(&terminator)) {
+    if (ret->getReturnValue())
+      return unsupported(terminator, "returning a value from a kernel");
+    opNoResult(spv::Op::OpReturn, {});
+    return llvm::Error::success();
+  }
+  if (llvm::isa<llvm::UnreachableInst>(terminator)) {
+    opNoResult(spv::Op::OpUnreachable, {});
+    return llvm::Error::success();
+  }
+  auto *branch = llvm::dyn_cast<llvm::BranchInst>(&terminator);
+  if (!branch)
+    return unsupported(terminator, "the terminator '" + llvm::Twine(terminator.getOpcodeName()) + "'");
+  if (branch->isUnconditional()) {
+    opNoResult(spv::Op::OpBranch, {labels_[branch->getSuccessor(0)]});
+    return llvm::Error::success();
+  }
+  Id condition = value(branch->getCondition());
+  if (!condition)
+    return unsupported(terminator, "this branch condition");
+  opNoResult(spv::Op::OpBranchConditional,
+             {condition, labels_[branch->getSuccessor(0)], labels_[branch->getSuccessor(1)]});
+  return llvm::Error::success();
+}
+
+} // namespace compiler::spirv

@@ -1,0 +1,98 @@
+// Emits one kernel of a prepared module (vulkan_pipeline.h) as a GLCompute
+// entry point: its arguments and launch fields from the push-constant block
+// (compiler/abi/vulkan_kernel_abi.h), its body from the LLVM instructions.
+// Split over kernel_emitter.cpp (entry point, arguments, control flow),
+// instruction_emitter.cpp (arithmetic, memory, conversions) and
+// call_emitter.cpp (intrinsics, work-item builtins, barriers, atomics).
+#pragma once
+
+#include "spirv_builder.h"
+#include "structured_control_flow.h"
+
+#include "compiler/spirv/vulkan_target.h"
+#include "compiler/vulkan_binary.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+
+namespace compiler::spirv {
+
+/// Module-wide state shared by the kernels of one module.
+struct ModuleState {
+  ModuleBuilder builder;
+  const VulkanTargetConfig &config;
+  llvm::DenseMap<llvm::Type *, Id> types;
+  std::array<Id, 3> localSize{0, 0, 0}; ///< spec constants 0, 1, 2
+  Id workgroupId = 0, localInvocationId = 0;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(ModuleState &state, llvm::Function &kernel, VulkanKernelBinaryInfo &info)
+      : state_(state), builder_(state.builder), kernel_(kernel), info_(info) {}
+  /// Emits the kernel; errors name the kernel and the construct.
+  llvm::Error emit();
+
+  // Shared by the three files.
+  Id type(llvm::Type *type);
+  Id value(llvm::Value *value);
+  Id constant(llvm::Constant *constant);
+  Id uint32Type() { return builder_.typeInt(32); }
+  Id uint64Type() { return builder_.typeInt(64); }
+  Id uint32(uint32_t value) { return builder_.constant(uint32Type(), {value}); }
+  /// Appends an instruction with a result to the current function.
+  Id op(spv::Op op, Id resultType, std::initializer_list<uint32_t> operands, Id result = 0);
+  void opNoResult(spv::Op op, std::initializer_list<uint32_t> operands);
+  /// Records the first construct this emitter cannot translate.
+  llvm::Error unsupported(const llvm::Instruction &instruction, const llvm::Twine &what);
+
+private:
+  llvm::Error layoutPushConstants();
+  llvm::Error emitBlock(llvm::BasicBlock &block, const StructuredFunction &structure);
+  llvm::Error emitInstruction(llvm::Instruction &instruction);
+  llvm::Error emitTerminator(llvm::Instruction &terminator, const StructuredFunction &structure);
+  llvm::Error emitCall(llvm::CallInst &call);
+  llvm::Error emitIntrinsic(llvm::IntrinsicInst &call);
+  llvm::Error emitMemory(llvm::Instruction &instruction);
+  llvm::Error emitAtomic(llvm::Instruction &instruction);
+  llvm::Error emitCast(llvm::CastInst &cast);
+  llvm::Error emitCompare(llvm::CmpInst &compare);
+  llvm::Error emitBinary(llvm::BinaryOperator &binary);
+  std::optional<llvm::Error> emitWorkItemBuiltin(llvm::CallInst &call, llvm::StringRef name);
+  Id globalAddress(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error);
+  Id physicalPointer(llvm::Value *pointer, llvm::Type *pointee, const llvm::Instruction &user, llvm::Error &error);
+  Id launchField(abi::vulkan::LaunchField field, uint32_t dimension);
+  Id builtinComponent(Id variable, uint32_t dimension);
+  Id localSizeComponent(uint32_t dimension);
+  void requireCapabilities(llvm::Type *type);
+  Id atomicScope(llvm::SyncScope::ID syncScope);
+  Id atomicSemantics(llvm::AtomicOrdering ordering);
+  Id failureSemantics(llvm::AtomicOrdering ordering);
+  /// ctlz / cttz of a 32- or 64-bit integer (a result of the same width).
+  Id countZeros(Id operand, unsigned bits, bool leading);
+  void emitBarrier(uint32_t executionScope, uint32_t memoryScope, uint32_t semantics);
+
+  ModuleState &state_;
+  ModuleBuilder &builder_;
+  llvm::Function &kernel_;
+  VulkanKernelBinaryInfo &info_;
+  std::vector<uint32_t> body_;
+  llvm::DenseMap<llvm::Value *, Id> values_;
+  llvm::DenseMap<llvm::BasicBlock *, Id> labels_;
+  Id pushConstants_ = 0, pushConstantStruct_ = 0;
+  /// Member index in the push-constant struct of each launch field / argument.
+  llvm::DenseMap<uint32_t, uint32_t> launchMembers_;
+  std::vector<uint32_t> argumentMembers_;
+  std::vector<Id> memberTypes_;
+  std::vector<Id> interface_;
+  /// cmpxchg results: the loaded value and whether it matched.
+  llvm::DenseMap<llvm::Value *, std::pair<Id, Id>> exchanges_;
+  unsigned usedLaunchFields_ = 0;
+};
+
+} // namespace compiler::spirv

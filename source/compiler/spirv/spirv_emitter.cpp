@@ -1,0 +1,42 @@
+#include "spirv_emitter.h"
+
+#include "kernel_emitter.h"
+
+#include "build_failure.h"
+
+namespace compiler::spirv {
+
+llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kernels, const VulkanTargetConfig &config,
+                      VulkanBinary &binary) {
+  for (const llvm::GlobalVariable &variable : module.globals())
+    if (!variable.use_empty() && !variable.getName().starts_with("llvm."))
+      return buildFailure("error: SPIR-V emission does not support program-scope variables and constants yet ('" +
+                          variable.getName() + "')");
+  ModuleState state{ModuleBuilder(), config};
+  ModuleBuilder &builder = state.builder;
+  builder.capability(spv::Capability::Shader);
+  builder.capability(spv::Capability::PhysicalStorageBufferAddresses);
+  // PhysicalStorageBuffer64 addresses are 64-bit integers in the IR.
+  builder.capability(spv::Capability::Int64);
+  Id uint32Type = builder.typeInt(32);
+  for (uint32_t dimension = 0; dimension < 3; ++dimension)
+    state.localSize[dimension] = builder.specConstant(uint32Type, 1, abi::vulkan::kLocalSizeXId + dimension);
+  binary.kernels.clear();
+  for (const KernelInfo &kernel : kernels) {
+    llvm::Function *function = module.getFunction(kernel.name);
+    if (!function || function->isDeclaration())
+      return buildFailure("internal compiler error: kernel '" + kernel.name + "' is gone");
+    VulkanKernelBinaryInfo info;
+    info.name = kernel.name;
+    for (size_t i = 0; i < 3; ++i)
+      info.reqdWorkGroupSize[i] = uint32_t(kernel.reqdWorkGroupSize[i]);
+    KernelEmitter emitter(state, *function, info);
+    if (llvm::Error error = emitter.emit())
+      return error;
+    binary.kernels.push_back(std::move(info));
+  }
+  binary.spirv = builder.finish();
+  return llvm::Error::success();
+}
+
+} // namespace compiler::spirv

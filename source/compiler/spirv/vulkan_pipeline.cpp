@@ -1,0 +1,60 @@
+#include "vulkan_pipeline.h"
+
+#include "passes/vulkan_passes.h"
+
+#include "compiler/builtin_library.h"
+#include "compiler/kernel_metadata.h"
+#include "compiler/passes.h"
+#include "mux/status.h"
+
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+namespace compiler::spirv {
+
+llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &config, bool optDisable) {
+  if (llvm::Error error = linkBuiltinLibrary(module, config.builtinLibrary))
+    return error;
+  // Clang 22 keeps a callable copy of each kernel (__clang_ocl_kern_imp_<k>);
+  // once inlined it is dead like every other non-kernel function.
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(GuardIntegerDivisionPass());
+    passes.addPass(LowerExactBuiltinsPass());
+    passes.addPass(LowerAtomicBuiltinsPass());
+    passes.addPass(InlineEverythingPass());
+    passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    passes.addPass(CheckFullyInlinedPass());
+    runModulePasses(module, passes);
+  }
+  if (llvm::Error error = takeBuildErrors(module))
+    return error;
+  for (llvm::GlobalValue &global : module.global_values())
+    if (!global.isDeclaration() && !(llvm::isa<llvm::Function>(global) && isKernel(llvm::cast<llvm::Function>(global))))
+      global.setLinkage(llvm::GlobalValue::InternalLinkage);
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = false;
+  tuning.SLPVectorization = false;
+  tuning.LoopUnrolling = false;
+  llvm::PassBuilder builder(nullptr, tuning);
+  llvm::ModulePassManager passes = optDisable ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                              : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  passes.addPass(llvm::GlobalDCEPass());
+  // Structured control flow, the order notes/vulkan-route.md measured to
+  // give valid SPIR-V.
+  if (llvm::Error error = builder.parsePassPipeline(
+          passes,
+          "function(sroa,lower-switch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg,loop-simplify)"))
+    return error;
+  runModulePasses(module, builder, passes);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(module, &stream))
+    return mux::makeError(mux::Status::Failure, "internal compiler error: invalid IR after lowering: " + problems);
+  return llvm::Error::success();
+}
+
+} // namespace compiler::spirv

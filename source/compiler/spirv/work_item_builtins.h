@@ -1,0 +1,33 @@
+// The OpenCL work-item builtins (get_global_id, ...) a kernel calls, and
+// the launch fields (compiler/abi/vulkan_kernel_abi.h) each one reads.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Function.h"
+
+#include <optional>
+
+namespace compiler::spirv {
+
+enum class WorkItemBuiltin {
+  GlobalId,
+  LocalId,
+  GroupId,
+  LocalSize,
+  EnqueuedLocalSize,
+  GlobalSize,
+  NumGroups,
+  GlobalOffset,
+  WorkDim,
+  GlobalLinearId,
+  LocalLinearId,
+};
+
+/// The builtin a mangled name denotes, if any.
+std::optional<WorkItemBuiltin> workItemBuiltin(llvm::StringRef mangledName);
+
+/// Bit mask (1 << LaunchField) of the launch fields `kernel` reads through
+/// the work-item builtins it calls.
+unsigned launchFieldsUsedBy(const llvm::Function &kernel);
+
+} // namespace compiler::spirv

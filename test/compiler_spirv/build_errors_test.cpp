@@ -1,0 +1,28 @@
+// Constructs the SPIR-V compiler does not translate fail the build with a
+// log line naming the kernel and the construct; none is a silent success.
+#include "spirv_test_support.h"
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvBuildErrors, RecursionNamesTheFunction) {
+  std::string log = buildFails(R"(
+    int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+    kernel void k(global int *p) { p[0] = fact(p[1]); })");
+  EXPECT_NE(log.find("'fact'"), std::string::npos) << log;
+  EXPECT_NE(log.find("recursion"), std::string::npos) << log;
+}
+
+TEST(SpirvBuildErrors, SyntaxErrorsKeepClangsDiagnostics) {
+  std::string log = buildFails("kernel void k(global int *p) { p[0] = ; }");
+  EXPECT_NE(log.find("expected expression"), std::string::npos) << log;
+}
+
+TEST(SpirvBuildErrors, TooManyArgumentsForPushConstants) {
+  std::string log = buildFails(R"(
+    kernel void k(global float16 *p, float16 a, float16 b, float16 c) { p[0] = a + b + c; })");
+  EXPECT_NE(log.find("error: k:"), std::string::npos) << log;
+}
+
+} // namespace
+} // namespace compiler::spirv::test
