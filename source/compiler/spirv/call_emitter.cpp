@@ -289,17 +289,17 @@ Id KernelEmitter::atomicSemantics(llvm::AtomicOrdering ordering) {
   case llvm::AtomicOrdering::Monotonic:
     return uint32(0);
   case llvm::AtomicOrdering::Acquire:
-    return uint32(kAcquire | kUniformMemory);
+    return uint32(kAcquire | storageSemantics_);
   case llvm::AtomicOrdering::Release:
-    return uint32(kRelease | kUniformMemory);
+    return uint32(kRelease | storageSemantics_);
   default:
-    return uint32(kAcquireRelease | kUniformMemory);
+    return uint32(kAcquireRelease | storageSemantics_);
   }
 }
 
 Id KernelEmitter::failureSemantics(llvm::AtomicOrdering ordering) {
   // A failed compare-exchange only loads: it may acquire, never release.
-  return llvm::isAcquireOrStronger(ordering) ? uint32(kAcquire | kUniformMemory) : uint32(0);
+  return llvm::isAcquireOrStronger(ordering) ? uint32(kAcquire | storageSemantics_) : uint32(0);
 }
 
 llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
@@ -324,11 +324,16 @@ llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
     builder_.capability(spv::Capability::Int64Atomics);
   }
   llvm::Error error = llvm::Error::success();
-  Id address = physicalPointer(pointer, valueType, instruction, error);
+  bool isLocal = !isGlobalPointer(pointer->getType());
+  if (isLocal && !valueType->isIntegerTy(32))
+    return unsupported(instruction, "64-bit atomics on __local memory");
+  Id address = isLocal ? wordMemoryAtomicPointer(pointer, instruction, error)
+                       : physicalPointer(pointer, valueType, instruction, error);
   if (error)
     return error;
   Id resultType = type(valueType);
   Id scope = atomicScope(syncScope);
+  storageSemantics_ = isLocal ? kWorkgroupMemory : kUniformMemory;
   llvm::AtomicOrdering ordering = llvm::isa<llvm::AtomicRMWInst>(instruction)
                                       ? llvm::cast<llvm::AtomicRMWInst>(instruction).getOrdering()
                                       : llvm::cast<llvm::AtomicCmpXchgInst>(instruction).getSuccessOrdering();

@@ -7,13 +7,6 @@
 
 namespace compiler::spirv {
 
-namespace {
-bool isGlobalPointer(const llvm::Type *type) {
-  auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
-  return pointer && (pointer->getAddressSpace() == 1 || pointer->getAddressSpace() == 2);
-}
-} // namespace
-
 llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
   Id result = values_.lookup(&instruction);
   if (auto *binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction))
@@ -31,6 +24,8 @@ llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
     return emitCast(*cast);
   if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
     return emitCall(*call);
+  if (llvm::isa<llvm::AllocaInst>(instruction))
+    return llvm::Error::success(); // a Function word variable (word_memory.cpp)
   if (llvm::isa<llvm::AtomicRMWInst>(instruction) || llvm::isa<llvm::AtomicCmpXchgInst>(instruction))
     return emitAtomic(instruction);
   if (llvm::isa<llvm::LoadInst>(instruction) || llvm::isa<llvm::StoreInst>(instruction) ||
@@ -388,8 +383,15 @@ Id KernelEmitter::physicalPointer(llvm::Value *pointer, llvm::Type *pointee, con
 }
 
 llvm::Error KernelEmitter::emitMemory(llvm::Instruction &instruction) {
+  storageSemantics_ = 0x40; // UniformMemory: atomic loads/stores of __global memory
   llvm::Error error = llvm::Error::success();
   Id result = values_.lookup(&instruction);
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+      load && !isGlobalPointer(load->getPointerOperandType()))
+    return loadWordMemory(*load);
+  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+      store && !isGlobalPointer(store->getPointerOperandType()))
+    return storeWordMemory(*store);
   if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
     Id pointer = physicalPointer(load->getPointerOperand(), load->getType(), instruction, error);
     if (error)
@@ -424,17 +426,25 @@ llvm::Error KernelEmitter::emitMemory(llvm::Instruction &instruction) {
                {pointer, storedId, uint32_t(spv::MemoryAccessMask::Aligned), uint32_t(store->getAlign().value())});
     return llvm::Error::success();
   }
-  // A GEP on a __global pointer is 64-bit address arithmetic.
-  auto *gep = llvm::cast<llvm::GetElementPtrInst>(&instruction);
-  Id address = globalAddress(gep->getPointerOperand(), instruction, error);
-  if (error)
-    return error;
-  if (gep->getType()->isVectorTy())
-    return unsupported(instruction, "vector getelementptr");
+  return emitAddressArithmetic(llvm::cast<llvm::GetElementPtrInst>(instruction));
+}
+
+llvm::Error KernelEmitter::emitAddressArithmetic(llvm::GetElementPtrInst &gep) {
+  // A __global pointer is a 64-bit address; a __local or private one a
+  // 32-bit byte offset into its word variable (word_memory.cpp).
+  bool isGlobal = isGlobalPointer(gep.getType());
+  if (!isGlobal && !wordMemoryBase(gep.getPointerOperand()))
+    return unsupported(gep, "this pointer (its __local or private variable is not known)");
+  Id address = value(gep.getPointerOperand());
+  if (!address)
+    return unsupported(gep, "this getelementptr base");
+  if (gep.getType()->isVectorTy())
+    return unsupported(gep, "vector getelementptr");
   const llvm::DataLayout &layout = kernel_.getDataLayout();
-  llvm::Type *i64 = llvm::Type::getInt64Ty(instruction.getContext());
+  llvm::Type *offsetType = llvm::Type::getIntNTy(gep.getContext(), isGlobal ? 64 : 32);
+  Id offsetTypeId = type(offsetType);
   uint64_t constantOffset = 0;
-  for (llvm::gep_type_iterator it = llvm::gep_type_begin(gep), end = llvm::gep_type_end(gep); it != end; ++it) {
+  for (llvm::gep_type_iterator it = llvm::gep_type_begin(&gep), end = llvm::gep_type_end(&gep); it != end; ++it) {
     llvm::Value *index = it.getOperand();
     if (llvm::StructType *structType = it.getStructTypeOrNull()) {
       unsigned field = unsigned(llvm::cast<llvm::ConstantInt>(index)->getZExtValue());
@@ -448,15 +458,19 @@ llvm::Error KernelEmitter::emitMemory(llvm::Instruction &instruction) {
     }
     Id indexId = value(index);
     if (!indexId)
-      return unsupported(instruction, "this getelementptr index");
-    if (index->getType()->getIntegerBitWidth() != 64)
-      indexId = op(spv::Op::OpSConvert, uint64Type(), {indexId});
-    Id scaled = stride == 1
-                    ? indexId
-                    : op(spv::Op::OpIMul, uint64Type(), {indexId, constant(llvm::ConstantInt::get(i64, stride))});
-    address = op(spv::Op::OpIAdd, uint64Type(), {address, scaled});
+      return unsupported(gep, "this getelementptr index");
+    unsigned indexBits = index->getType()->getIntegerBitWidth();
+    if (indexBits < offsetType->getIntegerBitWidth())
+      indexId = op(spv::Op::OpSConvert, offsetTypeId, {indexId});
+    else if (indexBits > offsetType->getIntegerBitWidth())
+      indexId = op(spv::Op::OpUConvert, offsetTypeId, {indexId});
+    Id scaled = stride == 1 ? indexId
+                            : op(spv::Op::OpIMul, offsetTypeId,
+                                 {indexId, constant(llvm::ConstantInt::get(offsetType, stride))});
+    address = op(spv::Op::OpIAdd, offsetTypeId, {address, scaled});
   }
-  op(spv::Op::OpIAdd, uint64Type(), {address, constant(llvm::ConstantInt::get(i64, constantOffset))}, result);
+  op(spv::Op::OpIAdd, offsetTypeId, {address, constant(llvm::ConstantInt::get(offsetType, constantOffset))},
+     values_.lookup(&gep));
   return llvm::Error::success();
 }
 

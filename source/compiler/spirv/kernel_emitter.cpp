@@ -12,6 +12,11 @@ namespace compiler::spirv {
 
 using abi::vulkan::LaunchField;
 
+bool isGlobalPointer(const llvm::Type *type) {
+  auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
+  return pointer && (pointer->getAddressSpace() == 1 || pointer->getAddressSpace() == 2);
+}
+
 Id KernelEmitter::op(spv::Op op, Id resultType, std::initializer_list<uint32_t> operands, Id result) {
   if (!result)
     result = builder_.newId();
@@ -72,6 +77,10 @@ Id KernelEmitter::type(llvm::Type *type) {
              pointer && (pointer->getAddressSpace() == 1 || pointer->getAddressSpace() == 2)) {
     // __global and __constant pointers are 64-bit buffer device addresses.
     id = uint64Type();
+  } else if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
+             pointer && (pointer->getAddressSpace() == 0 || pointer->getAddressSpace() == 3)) {
+    // Private and __local pointers are byte offsets into a word variable.
+    id = uint32Type();
   }
   if (id)
     state_.types[type] = id;
@@ -122,6 +131,8 @@ Id KernelEmitter::constant(llvm::Constant *constant) {
 Id KernelEmitter::value(llvm::Value *value) {
   if (auto found = values_.find(value); found != values_.end())
     return found->second;
+  if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(value); global && wordVariables_.count(global))
+    return uint32(0); // the start of its word variable
   if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
     return this->constant(constant);
   return 0;
@@ -156,9 +167,22 @@ llvm::Error KernelEmitter::layoutPushConstants() {
     if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && argument.hasByValAttr())
       return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the struct argument '" +
                           argument.getName() + "' passed by value");
-    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && pointer->getAddressSpace() == 3)
-      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the __local argument '" +
-                          argument.getName() + "'");
+    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && pointer->getAddressSpace() == 3) {
+      // A Workgroup array of (size in bytes) / 4 words, the size a
+      // specialization constant.
+      arg.kind = VulkanKernelArg::Kind::Local;
+      arg.specConstantId = nextLocalSpecId_++;
+      Id bytes = builder_.specConstant(uint32Type(), abi::vulkan::kLocalArgGranule, arg.specConstantId);
+      Id words = builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {bytes, uint32(4)});
+      Id arrayType = builder_.typeArray(uint32Type(), words);
+      Id variable = builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, arrayType),
+                                      spv::StorageClass::Workgroup);
+      wordVariables_[&argument] = {variable, spv::StorageClass::Workgroup, 0};
+      interface_.push_back(variable);
+      argumentMembers_.push_back(~0u);
+      info_.args.push_back(arg);
+      continue;
+    }
     Id memberType = type(argType);
     if (!memberType || argType->isIntegerTy(1))
       return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
@@ -213,6 +237,8 @@ llvm::Error KernelEmitter::emit() {
   llvm::Expected<StructuredFunction> structure = structureControlFlow(kernel_);
   if (!structure)
     return structure.takeError();
+  if (llvm::Error error = declareWordMemory())
+    return error;
   // Ids for every value first: phis refer to values defined later.
   for (llvm::BasicBlock &block : kernel_) {
     labels_[&block] = builder_.newId();
@@ -229,8 +255,13 @@ llvm::Error KernelEmitter::emit() {
     opNoResult(spv::Op::OpLabel, {labels_[block]});
     if (first) {
       // Arguments are loaded from the push constants at the start.
+      emitFunctionVariables();
       for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
         llvm::Type *argType = argument.getType();
+        if (argumentMembers_[index] == ~0u) {
+          values_[&argument] = uint32(0); // a __local argument: the start of its array
+          continue;
+        }
         Id memberType = memberTypes_[argumentMembers_[index]];
         Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::PushConstant, memberType),
                         {pushConstants_, uint32(argumentMembers_[index])});

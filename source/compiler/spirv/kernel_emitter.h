@@ -22,6 +22,9 @@
 
 namespace compiler::spirv {
 
+/// A __global or __constant pointer (a 64-bit device address).
+bool isGlobalPointer(const llvm::Type *type);
+
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {
   ModuleBuilder builder;
@@ -29,6 +32,8 @@ struct ModuleState {
   llvm::DenseMap<llvm::Type *, Id> types;
   std::array<Id, 3> localSize{0, 0, 0}; ///< spec constants 0, 1, 2
   Id workgroupId = 0, localInvocationId = 0;
+  /// Workgroup variables of the module's __local variables, shared by kernels.
+  llvm::DenseMap<const llvm::GlobalVariable *, Id> localVariables;
 };
 
 class KernelEmitter {
@@ -59,6 +64,18 @@ private:
   llvm::Error emitCall(llvm::CallInst &call);
   llvm::Error emitIntrinsic(llvm::IntrinsicInst &call);
   llvm::Error emitMemory(llvm::Instruction &instruction);
+  llvm::Error emitAddressArithmetic(llvm::GetElementPtrInst &gep);
+  // __local and private memory (word_memory.cpp).
+  llvm::Error declareWordMemory();
+  void emitFunctionVariables();
+  llvm::Value *wordMemoryBase(llvm::Value *pointer);
+  llvm::Error loadWordMemory(llvm::LoadInst &load);
+  llvm::Error storeWordMemory(llvm::StoreInst &store);
+  Id wordPointer(llvm::Value *base, Id wordIndex);
+  Id loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, const llvm::Instruction &user, llvm::Error &error);
+  llvm::Error storeWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, Id stored,
+                           const llvm::Instruction &user);
+  Id wordMemoryAtomicPointer(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error);
   llvm::Error emitAtomic(llvm::Instruction &instruction);
   llvm::Error emitCast(llvm::CastInst &cast);
   llvm::Error emitCompare(llvm::CmpInst &compare);
@@ -93,6 +110,18 @@ private:
   /// cmpxchg results: the loaded value and whether it matched.
   llvm::DenseMap<llvm::Value *, std::pair<Id, Id>> exchanges_;
   unsigned usedLaunchFields_ = 0;
+  /// The storage bit of the memory semantics of the atomic being emitted.
+  uint32_t storageSemantics_ = 0x40; // UniformMemory
+  struct WordVariable {
+    Id variable = 0;
+    spv::StorageClass storage = spv::StorageClass::Function;
+    uint32_t words = 0; ///< 0: sized by a specialization constant
+  };
+  /// The word variable of each alloca, __local variable and __local argument.
+  llvm::DenseMap<llvm::Value *, WordVariable> wordVariables_;
+  /// Memoized wordMemoryBase (null: unknown or ambiguous).
+  llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
+  uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
 };
 
 } // namespace compiler::spirv

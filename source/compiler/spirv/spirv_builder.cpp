@@ -165,6 +165,14 @@ Id ModuleBuilder::specConstant(Id type, uint32_t value, uint32_t specId) {
   decorate(id, spv::Decoration::SpecId, {specId});
   return id;
 }
+Id ModuleBuilder::specConstantOp(Id type, spv::Op opcode, std::initializer_list<Id> operands) {
+  Id id = newId();
+  std::vector<uint32_t> words{type, id, uint32_t(opcode)};
+  words.insert(words.end(), operands.begin(), operands.end());
+  instruction(globals_, spv::Op::OpSpecConstantOp, words);
+  return id;
+}
+
 Id ModuleBuilder::variable(Id pointerType, spv::StorageClass storage, Id initializer) {
   Id id = newId();
   if (initializer)

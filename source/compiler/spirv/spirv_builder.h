@@ -53,6 +53,8 @@ public:
   Id constantNull(Id type);
   Id undef(Id type);
   Id specConstant(Id type, uint32_t value, uint32_t specId);
+  /// OpSpecConstantOp computing `opcode` on constant operands.
+  Id specConstantOp(Id type, spv::Op opcode, std::initializer_list<Id> operands);
   /// A module-scope OpVariable.
   Id variable(Id pointerType, spv::StorageClass storage, Id initializer = 0);
 

@@ -9,7 +9,7 @@ namespace compiler::spirv {
 llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kernels, const VulkanTargetConfig &config,
                       VulkanBinary &binary) {
   for (const llvm::GlobalVariable &variable : module.globals())
-    if (!variable.use_empty() && !variable.getName().starts_with("llvm."))
+    if (!variable.use_empty() && !variable.getName().starts_with("llvm.") && variable.getAddressSpace() != 3)
       return buildFailure("error: SPIR-V emission does not support program-scope variables and constants yet ('" +
                           variable.getName() + "')");
   ModuleState state{ModuleBuilder(), config};

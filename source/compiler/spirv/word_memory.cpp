@@ -1,0 +1,257 @@
+// __local and private memory as arrays of 32-bit words. SPIR-V for Vulkan
+// has no byte-addressed Workgroup or Function memory (without
+// workgroup_memory_explicit_layout, which lavapipe lacks), so each alloca,
+// __local variable and __local argument is a `uint[n]` variable, and a
+// pointer into one is a 32-bit byte offset whose variable is known
+// statically (after inlining, every such pointer derives from one of them).
+// Accesses of 32- and 64-bit values are whole words; 8- and 16-bit stores to
+// __local memory change their bits of the word with atomic and/or, so that
+// work-items writing neighbouring bytes do not race.
+#include "kernel_emitter.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Operator.h"
+
+namespace compiler::spirv {
+namespace {
+
+constexpr uint32_t kScopeWorkgroup = 2;
+constexpr uint32_t kWorkgroupMemory = 0x100;
+
+bool isWordMemory(const llvm::Type *type) {
+  auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
+  return pointer && (pointer->getAddressSpace() == 0 || pointer->getAddressSpace() == 3);
+}
+
+} // namespace
+
+llvm::Error KernelEmitter::declareWordMemory() {
+  const llvm::DataLayout &layout = kernel_.getDataLayout();
+  auto wordsOf = [&](llvm::Type *type) { return uint32_t((layout.getTypeAllocSize(type).getFixedValue() + 3) / 4); };
+  for (llvm::Instruction &instruction : llvm::instructions(kernel_)) {
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
+      auto *count = llvm::dyn_cast<llvm::ConstantInt>(alloca->getArraySize());
+      if (!count)
+        return unsupported(instruction, "variable-sized private arrays");
+      uint32_t words = wordsOf(alloca->getAllocatedType()) * uint32_t(count->getZExtValue());
+      Id arrayType = builder_.typeArray(uint32Type(), uint32(std::max(words, 1u)));
+      wordVariables_[alloca] = {builder_.newId(), spv::StorageClass::Function, words};
+      (void)arrayType;
+    }
+    for (llvm::Value *operand : instruction.operands()) {
+      auto *global = llvm::dyn_cast<llvm::GlobalVariable>(operand->stripPointerCasts());
+      if (!global || global->getAddressSpace() != 3 || wordVariables_.count(global))
+        continue;
+      uint32_t words = std::max(wordsOf(global->getValueType()), 1u);
+      Id &variable = state_.localVariables[global];
+      if (!variable) {
+        Id arrayType = builder_.typeArray(uint32Type(), uint32(words));
+        variable = builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, arrayType),
+                                     spv::StorageClass::Workgroup);
+        builder_.name(variable, global->getName());
+      }
+      wordVariables_[global] = {variable, spv::StorageClass::Workgroup, words};
+      interface_.push_back(variable);
+      info_.localMemSize += uint64_t(words) * 4;
+    }
+  }
+  return llvm::Error::success();
+}
+
+void KernelEmitter::emitFunctionVariables() {
+  // OpVariable of the Function storage class must open the first block.
+  for (auto &[base, variable] : wordVariables_)
+    if (variable.storage == spv::StorageClass::Function) {
+      Id arrayType = builder_.typeArray(uint32Type(), uint32(std::max(variable.words, 1u)));
+      op(spv::Op::OpVariable, builder_.typePointer(spv::StorageClass::Function, arrayType),
+         {uint32_t(spv::StorageClass::Function)}, variable.variable);
+      values_[base] = uint32(0);
+    }
+}
+
+llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
+  if (auto found = bases_.find(pointer); found != bases_.end())
+    return found->second;
+  bases_[pointer] = nullptr; // breaks cycles through phis
+  llvm::Value *base = nullptr;
+  if (wordVariables_.count(pointer)) {
+    base = pointer;
+  } else if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(pointer)) {
+    base = wordMemoryBase(gep->getPointerOperand());
+  } else if (auto *phi = llvm::dyn_cast<llvm::PHINode>(pointer)) {
+    for (llvm::Value *incoming : phi->incoming_values()) {
+      llvm::Value *incomingBase = bases_.lookup(incoming) ? bases_.lookup(incoming) : wordMemoryBase(incoming);
+      if (!incomingBase) {
+        // Still being resolved (a loop): the other operands decide.
+        if (bases_.count(incoming))
+          continue;
+        base = nullptr;
+        break;
+      }
+      if (base && base != incomingBase) {
+        base = nullptr;
+        break;
+      }
+      base = incomingBase;
+    }
+  } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(pointer)) {
+    llvm::Value *first = wordMemoryBase(select->getTrueValue());
+    base = first == wordMemoryBase(select->getFalseValue()) ? first : nullptr;
+  }
+  bases_[pointer] = base;
+  return base;
+}
+
+Id KernelEmitter::wordPointer(llvm::Value *base, Id wordIndex) {
+  const WordVariable &variable = wordVariables_[base];
+  return op(spv::Op::OpAccessChain, builder_.typePointer(variable.storage, uint32Type()),
+            {variable.variable, wordIndex});
+}
+
+Id KernelEmitter::loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, const llvm::Instruction &user,
+                              llvm::Error &error) {
+  Id valueTypeId = type(valueType);
+  if (!valueTypeId) {
+    error = unsupported(user, "loads of this type from __local or private memory");
+    return 0;
+  }
+  Id wordIndex = op(spv::Op::OpShiftRightLogical, uint32Type(), {byteOffset, uint32(2)});
+  unsigned bits = unsigned(kernel_.getDataLayout().getTypeSizeInBits(valueType).getFixedValue());
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(valueType); vector && bits % 32 == 0) {
+    // Element by element.
+    llvm::Type *element = vector->getElementType();
+    uint32_t elementBytes = uint32_t(kernel_.getDataLayout().getTypeAllocSize(element));
+    std::vector<uint32_t> words{valueTypeId, 0};
+    for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+      Id offset = op(spv::Op::OpIAdd, uint32Type(), {byteOffset, uint32(i * elementBytes)});
+      Id part = loadWordsAt(base, offset, element, user, error);
+      if (error)
+        return 0;
+      words.push_back(part);
+    }
+    words[1] = builder_.newId();
+    ModuleBuilder::instruction(body_, spv::Op::OpCompositeConstruct, words);
+    return words[1];
+  }
+  if (bits == 32 || (valueType->isPointerTy() && !isGlobalPointer(valueType))) {
+    Id word = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex)});
+    return valueTypeId == uint32Type() ? word : op(spv::Op::OpBitcast, valueTypeId, {word});
+  }
+  if (bits == 64) {
+    Id low = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex)});
+    Id nextIndex = op(spv::Op::OpIAdd, uint32Type(), {wordIndex, uint32(1)});
+    Id high = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, nextIndex)});
+    Id pair = op(spv::Op::OpCompositeConstruct, builder_.typeVector(uint32Type(), 2), {low, high});
+    return op(spv::Op::OpBitcast, valueTypeId, {pair});
+  }
+  if ((bits == 8 || bits == 16) && !valueType->isVectorTy()) {
+    Id word = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex)});
+    Id shift = op(spv::Op::OpShiftLeftLogical, uint32Type(),
+                  {op(spv::Op::OpBitwiseAnd, uint32Type(), {byteOffset, uint32(3)}), uint32(3)});
+    Id shifted = op(spv::Op::OpShiftRightLogical, uint32Type(), {word, shift});
+    Id narrow = op(spv::Op::OpUConvert, builder_.typeInt(bits), {shifted});
+    return valueType->isIntegerTy() ? narrow : op(spv::Op::OpBitcast, valueTypeId, {narrow});
+  }
+  error = unsupported(user, "loads of this type from __local or private memory");
+  return 0;
+}
+
+llvm::Error KernelEmitter::storeWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, Id stored,
+                                        const llvm::Instruction &user) {
+  Id wordIndex = op(spv::Op::OpShiftRightLogical, uint32Type(), {byteOffset, uint32(2)});
+  unsigned bits = unsigned(kernel_.getDataLayout().getTypeSizeInBits(valueType).getFixedValue());
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(valueType); vector && bits % 32 == 0) {
+    llvm::Type *element = vector->getElementType();
+    uint32_t elementBytes = uint32_t(kernel_.getDataLayout().getTypeAllocSize(element));
+    for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+      Id offset = op(spv::Op::OpIAdd, uint32Type(), {byteOffset, uint32(i * elementBytes)});
+      Id part = op(spv::Op::OpCompositeExtract, type(element), {stored, i});
+      if (llvm::Error error = storeWordsAt(base, offset, element, part, user))
+        return error;
+    }
+    return llvm::Error::success();
+  }
+  if (bits == 32 || (valueType->isPointerTy() && !isGlobalPointer(valueType))) {
+    Id word = type(valueType) == uint32Type() ? stored : op(spv::Op::OpBitcast, uint32Type(), {stored});
+    opNoResult(spv::Op::OpStore, {wordPointer(base, wordIndex), word});
+    return llvm::Error::success();
+  }
+  if (bits == 64) {
+    Id pair = op(spv::Op::OpBitcast, builder_.typeVector(uint32Type(), 2), {stored});
+    opNoResult(spv::Op::OpStore,
+               {wordPointer(base, wordIndex), op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 0})});
+    Id nextIndex = op(spv::Op::OpIAdd, uint32Type(), {wordIndex, uint32(1)});
+    opNoResult(spv::Op::OpStore,
+               {wordPointer(base, nextIndex), op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 1})});
+    return llvm::Error::success();
+  }
+  if ((bits == 8 || bits == 16) && !valueType->isVectorTy()) {
+    Id narrow = valueType->isIntegerTy() ? stored : op(spv::Op::OpBitcast, builder_.typeInt(bits), {stored});
+    Id shift = op(spv::Op::OpShiftLeftLogical, uint32Type(),
+                  {op(spv::Op::OpBitwiseAnd, uint32Type(), {byteOffset, uint32(3)}), uint32(3)});
+    Id bitsInWord =
+        op(spv::Op::OpShiftLeftLogical, uint32Type(), {op(spv::Op::OpUConvert, uint32Type(), {narrow}), shift});
+    Id mask = op(spv::Op::OpShiftLeftLogical, uint32Type(), {uint32(bits == 8 ? 0xffu : 0xffffu), shift});
+    Id keep = op(spv::Op::OpNot, uint32Type(), {mask});
+    Id pointer = wordPointer(base, wordIndex);
+    if (wordVariables_[base].storage == spv::StorageClass::Workgroup) {
+      // Other work-items may write the other bytes of this word.
+      Id scope = uint32(kScopeWorkgroup), relaxed = uint32(0);
+      op(spv::Op::OpAtomicAnd, uint32Type(), {pointer, scope, relaxed, keep});
+      op(spv::Op::OpAtomicOr, uint32Type(), {pointer, scope, relaxed, bitsInWord});
+    } else {
+      Id word = op(spv::Op::OpLoad, uint32Type(), {pointer});
+      Id merged =
+          op(spv::Op::OpBitwiseOr, uint32Type(), {op(spv::Op::OpBitwiseAnd, uint32Type(), {word, keep}), bitsInWord});
+      opNoResult(spv::Op::OpStore, {pointer, merged});
+    }
+    return llvm::Error::success();
+  }
+  return unsupported(user, "stores of this type to __local or private memory");
+}
+
+llvm::Error KernelEmitter::loadWordMemory(llvm::LoadInst &load) {
+  llvm::Value *base = wordMemoryBase(load.getPointerOperand());
+  if (!isWordMemory(load.getPointerOperandType()) || !base)
+    return unsupported(load, "this pointer (its __local or private variable is not known)");
+  if (load.isAtomic())
+    return unsupported(load, "atomic loads from __local memory");
+  unsigned bits = load.getType()->getScalarSizeInBits();
+  if (bits >= 32 && load.getAlign().value() < 4)
+    return unsupported(load, "unaligned loads from __local or private memory");
+  llvm::Error error = llvm::Error::success();
+  Id loaded = loadWordsAt(base, value(load.getPointerOperand()), load.getType(), load, error);
+  if (error)
+    return error;
+  op(spv::Op::OpCopyObject, type(load.getType()), {loaded}, values_.lookup(&load));
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
+  llvm::Value *base = wordMemoryBase(store.getPointerOperand());
+  if (!isWordMemory(store.getPointerOperandType()) || !base)
+    return unsupported(store, "this pointer (its __local or private variable is not known)");
+  if (store.isAtomic())
+    return unsupported(store, "atomic stores to __local memory");
+  llvm::Type *valueType = store.getValueOperand()->getType();
+  if (valueType->getScalarSizeInBits() >= 32 && store.getAlign().value() < 4)
+    return unsupported(store, "unaligned stores to __local or private memory");
+  Id stored = value(store.getValueOperand());
+  if (!stored || !type(valueType))
+    return unsupported(store, "stores of this value to __local or private memory");
+  return storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
+}
+
+Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error) {
+  llvm::Value *base = wordMemoryBase(pointer);
+  if (!isWordMemory(pointer->getType()) || !base) {
+    error = unsupported(user, "atomics through this pointer");
+    return 0;
+  }
+  Id wordIndex = op(spv::Op::OpShiftRightLogical, uint32Type(), {value(pointer), uint32(2)});
+  return wordPointer(base, wordIndex);
+}
+
+} // namespace compiler::spirv

@@ -1,0 +1,69 @@
+// __local variables and arguments (Workgroup word arrays), barriers, and
+// private arrays (Function word arrays).
+#include "spirv_test_support.h"
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvLocalMemory, ReductionWithLocalArgumentAndBarriers) {
+  Built built = buildOk(R"(
+    kernel void reduce(global const float *in, global float *out, local float *scratch) {
+      uint lid = get_local_id(0);
+      scratch[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+        if (lid < stride)
+          scratch[lid] += scratch[lid + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (lid == 0)
+        out[get_group_id(0)] = scratch[0];
+    })");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  const VulkanKernelBinaryInfo &kernel = built.binary.kernels[0];
+  ASSERT_EQ(kernel.args.size(), 3u);
+  EXPECT_EQ(kernel.args[2].kind, VulkanKernelArg::Kind::Local);
+  EXPECT_EQ(kernel.args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
+  EXPECT_EQ(kernel.args[2].size, 0u);
+  EXPECT_EQ(kernel.localMemSize, 0u);
+}
+
+TEST(SpirvLocalMemory, StaticLocalVariablesOfEveryWidth) {
+  Built built = buildOk(R"(
+    kernel void k(global int *p, global long *l, global uchar *c, local int *a, local short *b) {
+      local int tile[64];
+      local double wide[8];
+      local uchar bytes[16];
+      uint lid = get_local_id(0);
+      tile[lid & 63] = p[lid];
+      wide[lid & 7] = (double)p[lid];
+      bytes[lid & 15] = c[lid];
+      a[lid] = lid;
+      b[lid] = (short)lid;
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      p[lid] = tile[63 - (lid & 63)] + a[0] + b[1] + atomic_add(&tile[0], 1);
+      l[lid] = (long)wide[lid & 7];
+      c[lid] = bytes[15 - (lid & 15)];
+    })");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  const VulkanKernelBinaryInfo &kernel = built.binary.kernels[0];
+  EXPECT_EQ(kernel.localMemSize, 64u * 4 + 8 * 8 + 16);
+  EXPECT_EQ(kernel.args[3].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
+  EXPECT_EQ(kernel.args[4].specConstantId, abi::vulkan::kFirstLocalArgSpecId + 1);
+}
+
+TEST(SpirvLocalMemory, PrivateArraysIndexedAtRunTime) {
+  buildOk(R"(
+    kernel void k(global int *p, int n) {
+      int history[16];
+      for (int i = 0; i < 16; ++i)
+        history[i] = p[i] * i;
+      int sum = 0;
+      for (int i = 0; i < n; ++i)
+        sum += history[(i * 7) & 15];
+      p[get_global_id(0)] = sum;
+    })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test
