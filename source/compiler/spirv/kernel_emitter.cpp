@@ -142,6 +142,8 @@ llvm::Error KernelEmitter::layoutPushConstants() {
   // Launch fields first, in LaunchField order, then the arguments, each at
   // its natural alignment (the push-constant block follows scalar layout).
   usedLaunchFields_ = launchFieldsUsedBy(kernel_);
+  if (!usedProgramScopeVariables().empty())
+    usedLaunchFields_ |= 1u << unsigned(LaunchField::GlobalVariables);
   uint32_t offset = 0;
   std::vector<uint32_t> offsets;
   auto place = [&](Id memberType, uint32_t size, uint32_t alignment) {
@@ -164,9 +166,20 @@ llvm::Error KernelEmitter::layoutPushConstants() {
   for (llvm::Argument &argument : kernel_.args()) {
     VulkanKernelArg arg;
     llvm::Type *argType = argument.getType();
-    if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && argument.hasByValAttr())
-      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the struct argument '" +
-                          argument.getName() + "' passed by value");
+    if (argument.hasByValAttr()) {
+      // A struct by value: its bytes as words in the push constants, copied
+      // into a Function word variable that the kernel's pointer addresses.
+      uint32_t size = uint32_t(kernel_.getDataLayout().getTypeAllocSize(argument.getParamByValType()));
+      uint32_t words = std::max((size + 3) / 4, 1u);
+      Id memberType = builder_.typeArray(uint32Type(), uint32(words), 4);
+      argumentMembers_.push_back(place(memberType, words * 4, 4));
+      wordVariables_[&argument] = {builder_.newId(), spv::StorageClass::Function, words};
+      arg.kind = VulkanKernelArg::Kind::Value;
+      arg.offset = offsets.back();
+      arg.size = size;
+      info_.args.push_back(arg);
+      continue;
+    }
     if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && pointer->getAddressSpace() == 3) {
       // A Workgroup array of (size in bytes) / 4 words, the size a
       // specialization constant.
@@ -231,6 +244,31 @@ Id KernelEmitter::launchField(LaunchField field, uint32_t dimension) {
   return op(spv::Op::OpLoad, resultType, {pointer});
 }
 
+llvm::SmallVector<const llvm::GlobalVariable *, 4> KernelEmitter::usedProgramScopeVariables() {
+  llvm::SmallVector<const llvm::GlobalVariable *, 4> used;
+  for (llvm::BasicBlock &block : kernel_)
+    for (llvm::Instruction &instruction : block)
+      for (llvm::Value *operand : instruction.operands())
+        if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(operand);
+            global && state_.programScope.offsets.count(global) && !llvm::is_contained(used, global))
+          used.push_back(global);
+  return used;
+}
+
+void KernelEmitter::emitProgramScopeAddresses() {
+  // Each variable's address is computed once at the start, so that phis can
+  // name it.
+  llvm::SmallVector<const llvm::GlobalVariable *, 4> used = usedProgramScopeVariables();
+  if (used.empty())
+    return;
+  Id base = launchField(LaunchField::GlobalVariables, 0);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(kernel_.getContext());
+  for (const llvm::GlobalVariable *global : used)
+    values_[const_cast<llvm::GlobalVariable *>(global)] =
+        op(spv::Op::OpIAdd, uint64Type(),
+           {base, constant(llvm::ConstantInt::get(i64, state_.programScope.offsets.lookup(global)))});
+}
+
 llvm::Error KernelEmitter::emit() {
   if (llvm::Error error = layoutPushConstants())
     return error;
@@ -256,10 +294,21 @@ llvm::Error KernelEmitter::emit() {
     if (first) {
       // Arguments are loaded from the push constants at the start.
       emitFunctionVariables();
+      emitProgramScopeAddresses();
       for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
         llvm::Type *argType = argument.getType();
         if (argumentMembers_[index] == ~0u) {
           values_[&argument] = uint32(0); // a __local argument: the start of its array
+          continue;
+        }
+        if (argument.hasByValAttr()) {
+          Id wordPointerType = builder_.typePointer(spv::StorageClass::PushConstant, uint32Type());
+          for (uint32_t word = 0; word < wordVariables_[&argument].words; ++word) {
+            Id source = op(spv::Op::OpAccessChain, wordPointerType,
+                           {pushConstants_, uint32(argumentMembers_[index]), uint32(word)});
+            opNoResult(spv::Op::OpStore,
+                       {wordPointer(&argument, uint32(word)), op(spv::Op::OpLoad, uint32Type(), {source})});
+          }
           continue;
         }
         Id memberType = memberTypes_[argumentMembers_[index]];

@@ -6,6 +6,7 @@
 // call_emitter.cpp (intrinsics, work-item builtins, barriers, atomics).
 #pragma once
 
+#include "program_scope_variables.h"
 #include "spirv_builder.h"
 #include "structured_control_flow.h"
 
@@ -13,6 +14,7 @@
 #include "compiler/vulkan_binary.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -34,6 +36,7 @@ struct ModuleState {
   Id workgroupId = 0, localInvocationId = 0;
   /// Workgroup variables of the module's __local variables, shared by kernels.
   llvm::DenseMap<const llvm::GlobalVariable *, Id> localVariables;
+  ProgramScopeBlock programScope;
 };
 
 class KernelEmitter {
@@ -58,6 +61,9 @@ public:
 
 private:
   llvm::Error layoutPushConstants();
+  /// The program-scope variables the kernel uses (program_scope_variables.h).
+  llvm::SmallVector<const llvm::GlobalVariable *, 4> usedProgramScopeVariables();
+  void emitProgramScopeAddresses();
   llvm::Error emitBlock(llvm::BasicBlock &block, const StructuredFunction &structure);
   llvm::Error emitInstruction(llvm::Instruction &instruction);
   llvm::Error emitTerminator(llvm::Instruction &terminator, const StructuredFunction &structure);
@@ -118,7 +124,7 @@ private:
     uint32_t words = 0; ///< 0: sized by a specialization constant
   };
   /// The word variable of each alloca, __local variable and __local argument.
-  llvm::DenseMap<llvm::Value *, WordVariable> wordVariables_;
+  llvm::MapVector<llvm::Value *, WordVariable> wordVariables_;
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;

@@ -1,6 +1,7 @@
 #include "spirv_emitter.h"
 
 #include "kernel_emitter.h"
+#include "program_scope_variables.h"
 
 #include "build_failure.h"
 
@@ -8,11 +9,11 @@ namespace compiler::spirv {
 
 llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kernels, const VulkanTargetConfig &config,
                       VulkanBinary &binary) {
-  for (const llvm::GlobalVariable &variable : module.globals())
-    if (!variable.use_empty() && !variable.getName().starts_with("llvm.") && variable.getAddressSpace() != 3)
-      return buildFailure("error: SPIR-V emission does not support program-scope variables and constants yet ('" +
-                          variable.getName() + "')");
+  llvm::Expected<ProgramScopeBlock> block = layoutProgramScopeVariables(module);
+  if (!block)
+    return block.takeError();
   ModuleState state{ModuleBuilder(), config};
+  state.programScope = std::move(*block);
   ModuleBuilder &builder = state.builder;
   builder.capability(spv::Capability::Shader);
   builder.capability(spv::Capability::PhysicalStorageBufferAddresses);
@@ -36,6 +37,8 @@ llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kerne
     binary.kernels.push_back(std::move(info));
   }
   binary.spirv = builder.finish();
+  binary.globalVariableSize = state.programScope.size;
+  binary.globalVariableInit = std::move(state.programScope.initialImage);
   return llvm::Error::success();
 }
 

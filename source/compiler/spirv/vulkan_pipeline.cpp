@@ -7,6 +7,7 @@
 #include "compiler/passes.h"
 #include "mux/status.h"
 
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,9 +33,12 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   }
   if (llvm::Error error = takeBuildErrors(module))
     return error;
-  for (llvm::GlobalValue &global : module.global_values())
-    if (!global.isDeclaration() && !(llvm::isa<llvm::Function>(global) && isKernel(llvm::cast<llvm::Function>(global))))
-      global.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // Functions become internal (and dead once inlined); program-scope
+  // variables keep their linkage, so the optimiser neither folds nor
+  // narrows them: they persist between launches in their block.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && !isKernel(function))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = false;
   tuning.SLPVectorization = false;
@@ -50,6 +54,12 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
           "function(sroa,lower-switch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg,loop-simplify)"))
     return error;
   runModulePasses(module, builder, passes);
+  // Constant expressions on variables (a GEP into a table) become
+  // instructions: the emitter computes variable addresses at run time.
+  llvm::SmallVector<llvm::Constant *, 8> variables;
+  for (llvm::GlobalVariable &variable : module.globals())
+    variables.push_back(&variable);
+  llvm::convertUsersOfConstantsToInstructions(variables);
   std::string problems;
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(module, &stream))
