@@ -51,3 +51,56 @@ TEST(SpirvArithmetic, SelectAndPhi) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvArithmetic, WideVectorsAreScalarized) {
+  buildOk(R"(
+    kernel void k(global float16 *v, global int8 *w, global uchar3 *c) {
+      int i = get_global_id(0);
+      v[i] = v[i] * v[i + 1] + (float16)(2.0f);
+      w[i] = w[i].s76543210 + (w[i] > 0);
+      c[i] = c[i] + (uchar3)(1, 2, 3);
+    })");
+}
+
+TEST(SpirvArithmetic, SqrtCopysignRint) {
+  buildOk(R"(
+    kernel void k(global float *f, global double *d) {
+      int i = get_global_id(0);
+      f[i] = sqrt(f[i]) + copysign(f[i], f[i + 1]) + rint(f[i + 2]);
+      d[i] = rint(d[i]) + copysign(d[i], d[i + 1]);
+    })");
+}
+
+TEST(SpirvArithmetic, PrivateArrayInitialisedWithMemset) {
+  buildOk(R"(
+    kernel void k(global int *p, int n) {
+      int counts[32] = {0};
+      for (int i = 0; i < n; ++i)
+        counts[p[i] & 31]++;
+      for (int i = 0; i < 32; ++i)
+        p[i] = counts[i];
+    })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvArithmetic, SaturatingAddAndSubtract) {
+  buildOk(R"(
+    kernel void k(global int *i, global uint *u, global char *c, global ushort *s) {
+      int x = get_global_id(0);
+      i[x] = add_sat(i[x], i[x + 1]) + sub_sat(i[x], 7);
+      u[x] = add_sat(u[x], u[x + 1]) + sub_sat(u[x], 7u);
+      c[x] = add_sat(c[x], (char)100);
+      s[x] = sub_sat(s[x], (ushort)3);
+    })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test

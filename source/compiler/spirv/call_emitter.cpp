@@ -201,6 +201,32 @@ Id KernelEmitter::countZeros(Id operand, unsigned bits, bool leading) {
   return op(spv::Op::OpUConvert, uint64Type(), {count});
 }
 
+Id KernelEmitter::saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integer, Id left, Id right) {
+  Id integerType = type(integer), boolType = builder_.typeBool();
+  unsigned bits = integer->getIntegerBitWidth();
+  bool isAdd = id == llvm::Intrinsic::uadd_sat || id == llvm::Intrinsic::sadd_sat;
+  Id wrapped = op(isAdd ? spv::Op::OpIAdd : spv::Op::OpISub, integerType, {left, right});
+  if (id == llvm::Intrinsic::uadd_sat) // wrapped past the maximum
+    return op(spv::Op::OpSelect, integerType,
+              {op(spv::Op::OpULessThan, boolType, {wrapped, left}),
+               constant(llvm::ConstantInt::get(integer, llvm::APInt::getMaxValue(bits))), wrapped});
+  if (id == llvm::Intrinsic::usub_sat)
+    return op(
+        spv::Op::OpSelect, integerType,
+        {op(spv::Op::OpULessThan, boolType, {left, right}), constant(llvm::ConstantInt::get(integer, 0)), wrapped});
+  // Signed overflow: the result's sign differs from both operands' (add) or
+  // from the left one's where the operands' signs differ (sub).
+  Id zero = constant(llvm::ConstantInt::get(integer, 0));
+  Id leftFlip = op(spv::Op::OpBitwiseXor, integerType, {left, wrapped});
+  Id other = op(spv::Op::OpBitwiseXor, integerType, {isAdd ? right : left, isAdd ? wrapped : right});
+  Id overflow = op(spv::Op::OpSLessThan, boolType, {op(spv::Op::OpBitwiseAnd, integerType, {leftFlip, other}), zero});
+  Id limit = op(spv::Op::OpSelect, integerType,
+                {op(spv::Op::OpSLessThan, boolType, {left, zero}),
+                 constant(llvm::ConstantInt::get(integer, llvm::APInt::getSignedMinValue(bits))),
+                 constant(llvm::ConstantInt::get(integer, llvm::APInt::getSignedMaxValue(bits)))});
+  return op(spv::Op::OpSelect, integerType, {overflow, limit, wrapped});
+}
+
 llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
   Id resultType = type(call.getType());
   Id result = values_.lookup(&call);
@@ -236,6 +262,56 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     return glsl(GLSLstd450Ceil, {call.getArgOperand(0)});
   case llvm::Intrinsic::trunc:
     return glsl(GLSLstd450Trunc, {call.getArgOperand(0)});
+  case llvm::Intrinsic::rint:
+  case llvm::Intrinsic::nearbyint:
+  case llvm::Intrinsic::roundeven:
+    // Round to nearest even is exact (the only rounding mode OpenCL uses).
+    return glsl(GLSLstd450RoundEven, {call.getArgOperand(0)});
+  case llvm::Intrinsic::sqrt:
+    if (call.getType()->isFloatTy() && state_.config.fp64) {
+      // GLSL.std.450 Sqrt promises only the accuracy of 1/inversesqrt; in
+      // double precision that is far inside a float ulp, so rounding the
+      // double result to float is within OpenCL's 3 ulp (correctly rounded
+      // but for double rounding).
+      Id doubleType = type(llvm::Type::getDoubleTy(call.getContext()));
+      Id wide = op(spv::Op::OpFConvert, doubleType, {value(call.getArgOperand(0))});
+      Id root = op(spv::Op::OpExtInst, doubleType, {builder_.importGlsl450(), GLSLstd450Sqrt, wide});
+      op(spv::Op::OpFConvert, resultType, {root}, result);
+      return llvm::Error::success();
+    }
+    break;
+  case llvm::Intrinsic::copysign: {
+    llvm::Type *floating = call.getType();
+    if (floating->isVectorTy())
+      break;
+    unsigned bits = floating->getPrimitiveSizeInBits();
+    llvm::Type *integer = llvm::Type::getIntNTy(call.getContext(), bits);
+    llvm::APInt sign = llvm::APInt::getSignMask(bits);
+    Id integerType = type(integer);
+    Id magnitude = op(spv::Op::OpBitwiseAnd, integerType,
+                      {op(spv::Op::OpBitcast, integerType, {value(call.getArgOperand(0))}),
+                       constant(llvm::ConstantInt::get(integer, ~sign))});
+    Id signBit = op(spv::Op::OpBitwiseAnd, integerType,
+                    {op(spv::Op::OpBitcast, integerType, {value(call.getArgOperand(1))}),
+                     constant(llvm::ConstantInt::get(integer, sign))});
+    op(spv::Op::OpBitcast, resultType, {op(spv::Op::OpBitwiseOr, integerType, {magnitude, signBit})}, result);
+    return llvm::Error::success();
+  }
+  case llvm::Intrinsic::memset:
+  case llvm::Intrinsic::memcpy:
+  case llvm::Intrinsic::memmove:
+    return emitMemoryTransfer(call);
+  case llvm::Intrinsic::uadd_sat:
+  case llvm::Intrinsic::usub_sat:
+  case llvm::Intrinsic::sadd_sat:
+  case llvm::Intrinsic::ssub_sat:
+    if (call.getType()->isVectorTy())
+      break;
+    op(spv::Op::OpCopyObject, resultType,
+       {saturatingArithmetic(call.getIntrinsicID(), call.getType(), value(call.getArgOperand(0)),
+                             value(call.getArgOperand(1)))},
+       result);
+    return llvm::Error::success();
   case llvm::Intrinsic::smin:
     return glsl(GLSLstd450SMin, {call.getArgOperand(0), call.getArgOperand(1)});
   case llvm::Intrinsic::smax:

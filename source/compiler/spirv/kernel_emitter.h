@@ -69,6 +69,13 @@ private:
   llvm::Error emitTerminator(llvm::Instruction &terminator, const StructuredFunction &structure);
   llvm::Error emitCall(llvm::CallInst &call);
   llvm::Error emitIntrinsic(llvm::IntrinsicInst &call);
+  /// memset / memcpy / memmove (memory_transfer.cpp).
+  llvm::Error emitMemoryTransfer(llvm::IntrinsicInst &call);
+  /// Loads (stored == 0) or stores the word at `pointer` + `byteOffset`.
+  Id wordAt(llvm::Value *pointer, uint64_t byteOffset, const llvm::Instruction &user, llvm::Error &error,
+            Id stored = 0);
+  /// llvm.[us]{add,sub}.sat on scalars.
+  Id saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integer, Id left, Id right);
   llvm::Error emitMemory(llvm::Instruction &instruction);
   llvm::Error emitAddressArithmetic(llvm::GetElementPtrInst &gep);
   // __local and private memory (word_memory.cpp).

@@ -47,11 +47,13 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   llvm::ModulePassManager passes = optDisable ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   passes.addPass(llvm::GlobalDCEPass());
-  // Structured control flow, the order notes/vulkan-route.md measured to
-  // give valid SPIR-V.
+  // GPUs run each work-item's code as scalars: vectors become scalars
+  // (also those of 8 and 16 elements, which Vulkan SPIR-V does not have).
+  // Then structured control flow, the order notes/vulkan-route.md measured
+  // to give valid SPIR-V.
   if (llvm::Error error = builder.parsePassPipeline(
-          passes,
-          "function(sroa,lower-switch,mergereturn,fix-irreducible,unify-loop-exits,structurizecfg,loop-simplify)"))
+          passes, "function(scalarizer<load-store;variable-insert-extract>,instsimplify,dce,sroa,lower-switch,"
+                  "mergereturn,fix-irreducible,unify-loop-exits,structurizecfg,loop-simplify)"))
     return error;
   runModulePasses(module, builder, passes);
   // Constant expressions on variables (a GEP into a table) become
