@@ -104,3 +104,30 @@ TEST(SpirvArithmetic, SaturatingAddAndSubtract) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvArithmetic, SqrtWithoutFp64AndClassification) {
+  VulkanTargetConfig config = lavapipeConfig();
+  config.fp64 = false;
+  config.extensions = {"cl_khr_byte_addressable_store"};
+  std::string log;
+  auto module = createVulkanTarget(config)->build(R"(
+    kernel void k(global float *f, global int *p) {
+      int i = get_global_id(0);
+      f[i] = sqrt(f[i]);
+      p[i] = isnan(f[i + 1]) + isinf(f[i + 2]) * 2 + isfinite(f[i + 3]) * 4 + isnormal(f[i + 4]) * 8 +
+             signbit(f[i + 5]) * 16;
+    })",
+                                                  "", log);
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
+  auto bytes = (*module)->binary();
+  ASSERT_TRUE(bool(bytes));
+  auto binary = decodeVulkanBinary(*bytes);
+  ASSERT_TRUE(bool(binary));
+  EXPECT_EQ(validationMessages(binary->spirv), "");
+}
+
+} // namespace
+} // namespace compiler::spirv::test

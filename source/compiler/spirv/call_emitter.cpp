@@ -201,6 +201,82 @@ Id KernelEmitter::countZeros(Id operand, unsigned bits, bool leading) {
   return op(spv::Op::OpUConvert, uint64Type(), {count});
 }
 
+Id KernelEmitter::accurateSqrt(Id x) {
+  // GLSL.std.450 Sqrt promises only the accuracy of 1/inversesqrt.
+  Id floatType = builder_.typeFloat(32), boolType = builder_.typeBool();
+  Id glsl = builder_.importGlsl450();
+  if (state_.config.fp64) {
+    // In double precision that is far inside a float ulp: rounding the
+    // double root to float is within OpenCL's 3 ulp.
+    Id doubleType = builder_.typeFloat(64);
+    Id wide = op(spv::Op::OpFConvert, doubleType, {x});
+    return op(spv::Op::OpFConvert, floatType, {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450Sqrt, wide})});
+  }
+  // One Newton step: y + (x - y*y) / (2y), which brings the estimate to
+  // about an ulp; zero, infinity and NaN keep the estimate (it is exact).
+  Id estimate = op(spv::Op::OpExtInst, floatType, {glsl, GLSLstd450Sqrt, x});
+  Id residual = op(spv::Op::OpFSub, floatType, {x, op(spv::Op::OpFMul, floatType, {estimate, estimate})});
+  Id twice = op(spv::Op::OpFAdd, floatType, {estimate, estimate});
+  Id refined = op(spv::Op::OpFAdd, floatType, {estimate, op(spv::Op::OpFDiv, floatType, {residual, twice})});
+  Id zero = builder_.constantNull(floatType);
+  Id special = op(
+      spv::Op::OpLogicalOr, boolType,
+      {op(spv::Op::OpFOrdEqual, boolType, {estimate, zero}),
+       op(spv::Op::OpLogicalOr, boolType, {op(spv::Op::OpIsInf, boolType, {x}), op(spv::Op::OpIsNan, boolType, {x})})});
+  return op(spv::Op::OpSelect, floatType, {special, estimate, refined});
+}
+
+Id KernelEmitter::floatClassTest(Id x, llvm::Type *floating, unsigned mask) {
+  // llvm.is.fpclass: bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+  // 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal, 9 +inf; decided from
+  // the bits so that no float comparison (or denormal flushing) interferes.
+  unsigned bits = floating->getPrimitiveSizeInBits();
+  unsigned mantissaBits = llvm::APFloat::semanticsPrecision(floating->getFltSemantics()) - 1;
+  llvm::Type *integer = llvm::Type::getIntNTy(floating->getContext(), bits);
+  Id integerType = type(integer), boolType = builder_.typeBool();
+  auto integerConstant = [&](const llvm::APInt &value) { return constant(llvm::ConstantInt::get(integer, value)); };
+  llvm::APInt signMask = llvm::APInt::getSignMask(bits);
+  llvm::APInt mantissaMask = llvm::APInt::getLowBitsSet(bits, mantissaBits);
+  llvm::APInt exponentMask = ~(signMask | mantissaMask);
+  llvm::APInt quietBit = llvm::APInt::getOneBitSet(bits, mantissaBits - 1);
+  Id raw = op(spv::Op::OpBitcast, integerType, {x});
+  Id exponent = op(spv::Op::OpBitwiseAnd, integerType, {raw, integerConstant(exponentMask)});
+  Id mantissa = op(spv::Op::OpBitwiseAnd, integerType, {raw, integerConstant(mantissaMask)});
+  Id negative = op(spv::Op::OpINotEqual, boolType,
+                   {op(spv::Op::OpBitwiseAnd, integerType, {raw, integerConstant(signMask)}),
+                    integerConstant(llvm::APInt(bits, 0))});
+  Id exponentAllOnes = op(spv::Op::OpIEqual, boolType, {exponent, integerConstant(exponentMask)});
+  Id exponentZero = op(spv::Op::OpIEqual, boolType, {exponent, integerConstant(llvm::APInt(bits, 0))});
+  Id mantissaZero = op(spv::Op::OpIEqual, boolType, {mantissa, integerConstant(llvm::APInt(bits, 0))});
+  Id notMantissaZero = op(spv::Op::OpLogicalNot, boolType, {mantissaZero});
+  Id quiet = op(spv::Op::OpINotEqual, boolType,
+                {op(spv::Op::OpBitwiseAnd, integerType, {raw, integerConstant(quietBit)}),
+                 integerConstant(llvm::APInt(bits, 0))});
+  auto both = [&](Id a, Id b) { return op(spv::Op::OpLogicalAnd, boolType, {a, b}); };
+  Id nan = both(exponentAllOnes, notMantissaZero);
+  Id infinite = both(exponentAllOnes, mantissaZero);
+  Id zero = both(exponentZero, mantissaZero);
+  Id subnormal = both(exponentZero, notMantissaZero);
+  Id normal =
+      op(spv::Op::OpLogicalNot, boolType, {op(spv::Op::OpLogicalOr, boolType, {exponentAllOnes, exponentZero})});
+  Id positive = op(spv::Op::OpLogicalNot, boolType, {negative});
+  Id classes[10] = {both(nan, op(spv::Op::OpLogicalNot, boolType, {quiet})),
+                    both(nan, quiet),
+                    both(infinite, negative),
+                    both(normal, negative),
+                    both(subnormal, negative),
+                    both(zero, negative),
+                    both(zero, positive),
+                    both(subnormal, positive),
+                    both(normal, positive),
+                    both(infinite, positive)};
+  Id result = builder_.constantBool(false);
+  for (unsigned i = 0; i < 10; ++i)
+    if (mask & (1u << i))
+      result = op(spv::Op::OpLogicalOr, boolType, {result, classes[i]});
+  return result;
+}
+
 Id KernelEmitter::saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integer, Id left, Id right) {
   Id integerType = type(integer), boolType = builder_.typeBool();
   unsigned bits = integer->getIntegerBitWidth();
@@ -268,18 +344,20 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     // Round to nearest even is exact (the only rounding mode OpenCL uses).
     return glsl(GLSLstd450RoundEven, {call.getArgOperand(0)});
   case llvm::Intrinsic::sqrt:
-    if (call.getType()->isFloatTy() && state_.config.fp64) {
-      // GLSL.std.450 Sqrt promises only the accuracy of 1/inversesqrt; in
-      // double precision that is far inside a float ulp, so rounding the
-      // double result to float is within OpenCL's 3 ulp (correctly rounded
-      // but for double rounding).
-      Id doubleType = type(llvm::Type::getDoubleTy(call.getContext()));
-      Id wide = op(spv::Op::OpFConvert, doubleType, {value(call.getArgOperand(0))});
-      Id root = op(spv::Op::OpExtInst, doubleType, {builder_.importGlsl450(), GLSLstd450Sqrt, wide});
-      op(spv::Op::OpFConvert, resultType, {root}, result);
+    if (call.getType()->isFloatTy()) {
+      op(spv::Op::OpCopyObject, resultType, {accurateSqrt(value(call.getArgOperand(0)))}, result);
       return llvm::Error::success();
     }
     break;
+  case llvm::Intrinsic::is_fpclass: {
+    if (call.getArgOperand(0)->getType()->isVectorTy())
+      break;
+    auto *mask = llvm::cast<llvm::ConstantInt>(call.getArgOperand(1));
+    op(spv::Op::OpCopyObject, resultType,
+       {floatClassTest(value(call.getArgOperand(0)), call.getArgOperand(0)->getType(), unsigned(mask->getZExtValue()))},
+       result);
+    return llvm::Error::success();
+  }
   case llvm::Intrinsic::copysign: {
     llvm::Type *floating = call.getType();
     if (floating->isVectorTy())

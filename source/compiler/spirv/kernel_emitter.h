@@ -74,6 +74,10 @@ private:
   /// Loads (stored == 0) or stores the word at `pointer` + `byteOffset`.
   Id wordAt(llvm::Value *pointer, uint64_t byteOffset, const llvm::Instruction &user, llvm::Error &error,
             Id stored = 0);
+  /// A float square root within OpenCL's 3 ulp.
+  Id accurateSqrt(Id x);
+  /// llvm.is.fpclass(x, mask) on a scalar.
+  Id floatClassTest(Id x, llvm::Type *floating, unsigned mask);
   /// llvm.[us]{add,sub}.sat on scalars.
   Id saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integer, Id left, Id right);
   llvm::Error emitMemory(llvm::Instruction &instruction);
