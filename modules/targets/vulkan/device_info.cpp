@@ -236,6 +236,7 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
     config.deviceIdentity += digits[byte & 15];
   }
   config.extensions = compiler::clExtensionsFor(info);
+  config.builtinLibrary = compiler::vulkanBuiltinLibrary();
   config.maxClStd = 300;
   config.maxPushConstantsSize = facts.properties.limits.maxPushConstantsSize;
   config.subgroupSize = info.subGroupSizes.empty() ? 0 : info.subGroupSizes.front();

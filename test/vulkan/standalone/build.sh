@@ -11,12 +11,14 @@
 set -e
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 OUT=${1:?output directory}
+rm -rf "$OUT/obj"
 mkdir -p "$OUT/obj"
 SOURCES="$(ls "$ROOT"/modules/targets/vulkan/*.cpp) $ROOT/source/mux/status.cpp $ROOT/source/mux/log.cpp
   $ROOT/source/mux/cache_directory.cpp $ROOT/source/mux/cpu_sync.cpp $ROOT/source/mux/rect_copy.cpp
   $ROOT/source/compiler/vulkan_binary.cpp $ROOT/source/compiler/printf_decoder.cpp
   $ROOT/source/compiler/cpu_capabilities.cpp $ROOT/source/compiler/passes/lower_printf_format.cpp
-  $(ls "$ROOT"/test/vulkan/*.cpp) $(ls "$ROOT"/test/mux/*.cpp) $ROOT/test/vulkan/standalone/vulkan_only_registry.cpp"
+  $(ls "$ROOT"/test/vulkan/*.cpp) $(ls "$ROOT"/test/mux/*.cpp) $ROOT/test/vulkan/standalone/vulkan_only_registry.cpp
+  $ROOT/test/vulkan/standalone/no_compiler.cpp"
 SANITIZER=${SANITIZE:+-fsanitize=$SANITIZE -g}
 FLAGS="-std=c++20 -O2 -w $SANITIZER -DVK_NO_PROTOTYPES -I$ROOT/include -I$ROOT/source/compiler/include -I$ROOT/source/compiler
   -I$ROOT/source/compiler/spirv/include -I$ROOT/modules/targets/vulkan -I$ROOT/test/mux -isystem /usr/lib/llvm-22/include"
