@@ -131,3 +131,31 @@ TEST(SpirvArithmetic, SqrtWithoutFp64AndClassification) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvArithmetic, FloatFmaNeedsDoubleArithmetic) {
+  const char *source = "kernel void k(global float *f) { f[0] = fma(f[1], f[2], f[3]); }";
+  VulkanTargetConfig config = lavapipeConfig();
+  config.fp64 = false;
+  config.shaderFloat64 = true;
+  config.extensions = {};
+  std::string log;
+  auto module = createVulkanTarget(config)->build(source, "", log);
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
+  auto binary = decodeVulkanBinary(*(*module)->binary());
+  ASSERT_TRUE(bool(binary));
+  EXPECT_EQ(validationMessages(binary->spirv), "");
+  // Without double arithmetic there is no exact fma: the build says so.
+  config.shaderFloat64 = false;
+  log.clear();
+  auto refused = createVulkanTarget(config)->build(source, "", log);
+  EXPECT_FALSE(bool(refused));
+  if (!refused)
+    llvm::consumeError(refused.takeError());
+  EXPECT_NE(log.find("llvm.fma.f32"), std::string::npos) << log;
+}
+
+} // namespace
+} // namespace compiler::spirv::test

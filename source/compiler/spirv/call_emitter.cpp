@@ -205,7 +205,7 @@ Id KernelEmitter::accurateSqrt(Id x) {
   // GLSL.std.450 Sqrt promises only the accuracy of 1/inversesqrt.
   Id floatType = builder_.typeFloat(32), boolType = builder_.typeBool();
   Id glsl = builder_.importGlsl450();
-  if (state_.config.fp64) {
+  if (state_.config.fp64 || state_.config.shaderFloat64) {
     // In double precision that is far inside a float ulp: rounding the
     // double root to float is within OpenCL's 3 ulp.
     Id doubleType = builder_.typeFloat(64);
@@ -224,6 +224,53 @@ Id KernelEmitter::accurateSqrt(Id x) {
       {op(spv::Op::OpFOrdEqual, boolType, {estimate, zero}),
        op(spv::Op::OpLogicalOr, boolType, {op(spv::Op::OpIsInf, boolType, {x}), op(spv::Op::OpIsNan, boolType, {x})})});
   return op(spv::Op::OpSelect, floatType, {special, estimate, refined});
+}
+
+Id KernelEmitter::exactFloatFma(Id a, Id b, Id c) {
+  // a*b is exact in double (24 + 24 bits). a*b + c rounded to double and
+  // then to float could round twice; rounding the double sum to odd first
+  // makes the final rounding correct (Boldo and Melquiond): the sum's
+  // rounding error comes from TwoSum, and an inexact sum with an even last
+  // bit moves one ulp towards the exact value.
+  Id floatType = builder_.typeFloat(32), doubleType = builder_.typeFloat(64), boolType = builder_.typeBool();
+  Id int64Type = uint64Type();
+  auto exact = [&](spv::Op opcode, Id left, Id right) {
+    Id id = op(opcode, doubleType, {left, right});
+    builder_.decorate(id, spv::Decoration::NoContraction);
+    return id;
+  };
+  Id product =
+      exact(spv::Op::OpFMul, op(spv::Op::OpFConvert, doubleType, {a}), op(spv::Op::OpFConvert, doubleType, {b}));
+  Id addend = op(spv::Op::OpFConvert, doubleType, {c});
+  Id sum = exact(spv::Op::OpFAdd, product, addend);
+  // TwoSum: the exact error of sum.
+  Id productPart = exact(spv::Op::OpFSub, sum, addend);
+  Id addendPart = exact(spv::Op::OpFSub, sum, productPart);
+  Id error =
+      exact(spv::Op::OpFAdd, exact(spv::Op::OpFSub, product, productPart), exact(spv::Op::OpFSub, addend, addendPart));
+  Id bits = op(spv::Op::OpBitcast, int64Type, {sum});
+  Id one = constant(llvm::ConstantInt::get(llvm::Type::getInt64Ty(kernel_.getContext()), 1));
+  Id zero = builder_.constantNull(doubleType);
+  Id even = op(spv::Op::OpIEqual, boolType,
+               {op(spv::Op::OpBitwiseAnd, int64Type, {bits, one}), builder_.constantNull(int64Type)});
+  Id inexact = op(spv::Op::OpFUnordNotEqual, boolType, {error, zero});
+  // Towards the exact value: away from zero when the error has the sum's sign.
+  Id sameSign =
+      op(spv::Op::OpLogicalEqual, boolType,
+         {op(spv::Op::OpFOrdLessThan, boolType, {error, zero}), op(spv::Op::OpFOrdLessThan, boolType, {sum, zero})});
+  Id adjusted =
+      op(spv::Op::OpBitcast, doubleType,
+         {op(spv::Op::OpSelect, int64Type,
+             {sameSign, op(spv::Op::OpIAdd, int64Type, {bits, one}), op(spv::Op::OpISub, int64Type, {bits, one})})});
+  Id finite = op(spv::Op::OpLogicalNot, boolType,
+                 {op(spv::Op::OpLogicalOr, boolType,
+                     {op(spv::Op::OpIsInf, boolType, {sum}), op(spv::Op::OpIsNan, boolType, {sum})})});
+  Id adjust = op(spv::Op::OpLogicalAnd, boolType,
+                 {finite, op(spv::Op::OpLogicalAnd, boolType,
+                             {even, op(spv::Op::OpLogicalAnd, boolType,
+                                       {inexact, op(spv::Op::OpFOrdNotEqual, boolType, {sum, zero})})})});
+  Id odd = op(spv::Op::OpSelect, doubleType, {adjust, adjusted, sum});
+  return op(spv::Op::OpFConvert, floatType, {odd});
 }
 
 Id KernelEmitter::floatClassTest(Id x, llvm::Type *floating, unsigned mask) {
@@ -349,6 +396,14 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
       return llvm::Error::success();
     }
     break;
+  case llvm::Intrinsic::fma:
+    if (call.getType()->isFloatTy() && (state_.config.fp64 || state_.config.shaderFloat64)) {
+      op(spv::Op::OpCopyObject, resultType,
+         {exactFloatFma(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)))},
+         result);
+      return llvm::Error::success();
+    }
+    break; // GLSL.std.450 Fma need not be fused: no exact double fma
   case llvm::Intrinsic::is_fpclass: {
     if (call.getArgOperand(0)->getType()->isVectorTy())
       break;

@@ -169,7 +169,12 @@ llvm::Error KernelEmitter::emitBinary(llvm::BinaryOperator &binary) {
                  binary.getOpcode() == llvm::Instruction::URem || binary.getOpcode() == llvm::Instruction::SRem ||
                  binary.isShift()))
     return unsupported(binary, "'" + llvm::Twine(binary.getOpcodeName()) + "' on i1");
-  op(opcode, resultType, {left, right}, values_.lookup(&binary));
+  Id result = op(opcode, resultType, {left, right}, values_.lookup(&binary));
+  // Vulkan lets a driver fuse a multiply with an add unless told not to;
+  // OpenCL allows it only where the IR says so (the builtins library's
+  // error-free transformations depend on it).
+  if (binary.getType()->isFPOrFPVectorTy() && !binary.hasAllowContract())
+    builder_.decorate(result, spv::Decoration::NoContraction);
   return llvm::Error::success();
 }
 

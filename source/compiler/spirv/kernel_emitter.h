@@ -76,6 +76,8 @@ private:
             Id stored = 0);
   /// A float square root within OpenCL's 3 ulp.
   Id accurateSqrt(Id x);
+  /// A correctly rounded float fma through double precision.
+  Id exactFloatFma(Id a, Id b, Id c);
   /// llvm.is.fpclass(x, mask) on a scalar.
   Id floatClassTest(Id x, llvm::Type *floating, unsigned mask);
   /// llvm.[us]{add,sub}.sat on scalars.

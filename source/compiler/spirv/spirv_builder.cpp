@@ -103,9 +103,15 @@ Id ModuleBuilder::typeVoid() { return typeOrConstant(spv::Op::OpTypeVoid, {}); }
 Id ModuleBuilder::typeBool() { return typeOrConstant(spv::Op::OpTypeBool, {}); }
 // Vulkan wants every integer type unsigned-or-signless; Polymux uses signedness 0 throughout.
 Id ModuleBuilder::typeInt(uint32_t width, bool isSigned) {
+  if (width == 8 || width == 16 || width == 64)
+    capability(width == 8 ? spv::Capability::Int8 : width == 16 ? spv::Capability::Int16 : spv::Capability::Int64);
   return typeOrConstant(spv::Op::OpTypeInt, {width, isSigned ? 1u : 0u});
 }
-Id ModuleBuilder::typeFloat(uint32_t width) { return typeOrConstant(spv::Op::OpTypeFloat, {width}); }
+Id ModuleBuilder::typeFloat(uint32_t width) {
+  if (width == 16 || width == 64)
+    capability(width == 16 ? spv::Capability::Float16 : spv::Capability::Float64);
+  return typeOrConstant(spv::Op::OpTypeFloat, {width});
+}
 Id ModuleBuilder::typeVector(Id component, uint32_t count) {
   return typeOrConstant(spv::Op::OpTypeVector, {component, count});
 }

@@ -34,6 +34,10 @@ struct VulkanTargetConfig {
   uint32_t maxPushConstantsSize = 128;
   uint32_t subgroupSize = 0; ///< 0: no sub-group operations
   bool fp64 = false;
+  /// shaderFloat64: double arithmetic usable inside generated code (an
+  /// exact float fma, an accurate float sqrt) even where the device does
+  /// not offer cl_khr_fp64. Implied by fp64.
+  bool shaderFloat64 = false;
   bool fp16 = false;
   bool int8 = false;  ///< shaderInt8 + storageBuffer8BitAccess
   bool int16 = false; ///< shaderInt16 + storageBuffer16BitAccess
