@@ -67,3 +67,42 @@ TEST(SpirvLocalMemory, PrivateArraysIndexedAtRunTime) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvLocalMemory, PointerSwappedBetweenTwoLocalBuffers) {
+  // A Hillis-Steele scan ping-pongs between two __local arguments through a
+  // pointer phi: both lie in the kernel's one __local space.
+  Built built = buildOk(R"(
+    kernel void scan(global const uint *in, global uint *out, local uint *a, local uint *b) {
+      size_t lid = get_local_id(0), size = get_local_size(0);
+      a[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      local uint *from = a, *to = b;
+      for (size_t offset = 1; offset < size; offset *= 2) {
+        to[lid] = lid >= offset ? from[lid] + from[lid - offset] : from[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local uint *swap = from;
+        from = to;
+        to = swap;
+      }
+      out[get_global_id(0)] = from[lid];
+    })");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  EXPECT_EQ(built.binary.kernels[0].args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
+  EXPECT_EQ(built.binary.kernels[0].args[3].specConstantId, abi::vulkan::kFirstLocalArgSpecId + 1);
+}
+
+TEST(SpirvLocalMemory, PointerChoosingBetweenPrivateArrays) {
+  buildOk(R"(
+    kernel void k(global int *p, int n) {
+      int even[8], odd[8];
+      for (int i = 0; i < 8; ++i) { even[i] = p[2 * i]; odd[i] = p[2 * i + 1]; }
+      int *chosen = n & 1 ? odd : even;
+      p[get_global_id(0)] = chosen[n & 7];
+    })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test

@@ -132,7 +132,7 @@ Id KernelEmitter::value(llvm::Value *value) {
   if (auto found = values_.find(value); found != values_.end())
     return found->second;
   if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(value); global && wordVariables_.count(global))
-    return uint32(0); // the start of its word variable
+    return wordVariables_[global].offset; // its place in the __local space
   if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
     return this->constant(constant);
   return 0;
@@ -173,7 +173,7 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       uint32_t words = std::max((size + 3) / 4, 1u);
       Id memberType = builder_.typeArray(uint32Type(), uint32(words), 4);
       argumentMembers_.push_back(place(memberType, words * 4, 4));
-      wordVariables_[&argument] = {builder_.newId(), spv::StorageClass::Function, words};
+      wordVariables_[&argument] = {0, spv::StorageClass::Function, words};
       arg.kind = VulkanKernelArg::Kind::Value;
       arg.offset = offsets.back();
       arg.size = size;
@@ -181,17 +181,14 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       continue;
     }
     if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(argType); pointer && pointer->getAddressSpace() == 3) {
-      // A Workgroup array of (size in bytes) / 4 words, the size a
+      // A part of the kernel's __local space whose size in bytes is a
       // specialization constant.
       arg.kind = VulkanKernelArg::Kind::Local;
       arg.specConstantId = nextLocalSpecId_++;
-      Id bytes = builder_.specConstant(uint32Type(), abi::vulkan::kLocalArgGranule, arg.specConstantId);
-      Id words = builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {bytes, uint32(4)});
-      Id arrayType = builder_.typeArray(uint32Type(), words);
-      Id variable = builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, arrayType),
-                                      spv::StorageClass::Workgroup);
-      wordVariables_[&argument] = {variable, spv::StorageClass::Workgroup, 0};
-      interface_.push_back(variable);
+      WordVariable local;
+      local.storage = spv::StorageClass::Workgroup;
+      local.sizeBytes = builder_.specConstant(uint32Type(), abi::vulkan::kLocalArgGranule, arg.specConstantId);
+      wordVariables_[&argument] = local;
       argumentMembers_.push_back(~0u);
       info_.args.push_back(arg);
       continue;
@@ -298,7 +295,7 @@ llvm::Error KernelEmitter::emit() {
       for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
         llvm::Type *argType = argument.getType();
         if (argumentMembers_[index] == ~0u) {
-          values_[&argument] = uint32(0); // a __local argument: the start of its array
+          values_[&argument] = wordVariables_[&argument].offset; // a __local argument
           continue;
         }
         if (argument.hasByValAttr()) {
@@ -306,8 +303,8 @@ llvm::Error KernelEmitter::emit() {
           for (uint32_t word = 0; word < wordVariables_[&argument].words; ++word) {
             Id source = op(spv::Op::OpAccessChain, wordPointerType,
                            {pushConstants_, uint32(argumentMembers_[index]), uint32(word)});
-            opNoResult(spv::Op::OpStore,
-                       {wordPointer(&argument, uint32(word)), op(spv::Op::OpLoad, uint32Type(), {source})});
+            Id index = uint32(wordVariables_[&argument].staticOffset / 4 + word);
+            opNoResult(spv::Op::OpStore, {wordPointer(&argument, index), op(spv::Op::OpLoad, uint32Type(), {source})});
           }
           continue;
         }

@@ -34,8 +34,6 @@ struct ModuleState {
   llvm::DenseMap<llvm::Type *, Id> types;
   std::array<Id, 3> localSize{0, 0, 0}; ///< spec constants 0, 1, 2
   Id workgroupId = 0, localInvocationId = 0;
-  /// Workgroup variables of the module's __local variables, shared by kernels.
-  llvm::DenseMap<const llvm::GlobalVariable *, Id> localVariables;
   ProgramScopeBlock programScope;
 };
 
@@ -131,13 +129,21 @@ private:
   unsigned usedLaunchFields_ = 0;
   /// The storage bit of the memory semantics of the atomic being emitted.
   uint32_t storageSemantics_ = 0x40; // UniformMemory
+  /// Where an alloca, byval argument, __local variable or __local argument
+  /// lies: a kernel has one Function word array for all private memory and
+  /// one Workgroup word array for all __local memory, so a pointer may move
+  /// between the variables of one space (a phi of two __local buffers).
   struct WordVariable {
-    Id variable = 0;
+    Id variable = 0; ///< the space's array, set by declareWordMemory
     spv::StorageClass storage = spv::StorageClass::Function;
-    uint32_t words = 0; ///< 0: sized by a specialization constant
+    uint32_t words = 0;        ///< 0 for a __local argument
+    Id sizeBytes = 0;          ///< a __local argument's size (spec constant)
+    uint32_t staticOffset = 0; ///< byte offset in the space (not for __local arguments)
+    Id offset = 0;             ///< the byte offset as a (spec) constant
   };
-  /// The word variable of each alloca, __local variable and __local argument.
   llvm::MapVector<llvm::Value *, WordVariable> wordVariables_;
+  uint32_t privateWords_ = 0;
+  Id privateSpace_ = 0;
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;

@@ -30,44 +30,75 @@ bool isWordMemory(const llvm::Type *type) {
 llvm::Error KernelEmitter::declareWordMemory() {
   const llvm::DataLayout &layout = kernel_.getDataLayout();
   auto wordsOf = [&](llvm::Type *type) { return uint32_t((layout.getTypeAllocSize(type).getFixedValue() + 3) / 4); };
+  uint32_t localBytes = 0;
   for (llvm::Instruction &instruction : llvm::instructions(kernel_)) {
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
       auto *count = llvm::dyn_cast<llvm::ConstantInt>(alloca->getArraySize());
       if (!count)
         return unsupported(instruction, "variable-sized private arrays");
-      uint32_t words = wordsOf(alloca->getAllocatedType()) * uint32_t(count->getZExtValue());
-      Id arrayType = builder_.typeArray(uint32Type(), uint32(std::max(words, 1u)));
-      wordVariables_[alloca] = {builder_.newId(), spv::StorageClass::Function, words};
-      (void)arrayType;
+      WordVariable variable;
+      variable.words = wordsOf(alloca->getAllocatedType()) * uint32_t(count->getZExtValue());
+      wordVariables_[alloca] = variable;
     }
     for (llvm::Value *operand : instruction.operands()) {
       auto *global = llvm::dyn_cast<llvm::GlobalVariable>(operand->stripPointerCasts());
       if (!global || global->getAddressSpace() != 3 || wordVariables_.count(global))
         continue;
-      uint32_t words = std::max(wordsOf(global->getValueType()), 1u);
-      Id &variable = state_.localVariables[global];
-      if (!variable) {
-        Id arrayType = builder_.typeArray(uint32Type(), uint32(words));
-        variable = builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, arrayType),
-                                     spv::StorageClass::Workgroup);
-        builder_.name(variable, global->getName());
-      }
-      wordVariables_[global] = {variable, spv::StorageClass::Workgroup, words};
-      interface_.push_back(variable);
-      info_.localMemSize += uint64_t(words) * 4;
+      WordVariable variable;
+      variable.storage = spv::StorageClass::Workgroup;
+      variable.words = wordsOf(global->getValueType());
+      variable.staticOffset = localBytes;
+      variable.offset = uint32(localBytes);
+      localBytes += variable.words * 4;
+      wordVariables_[global] = variable;
     }
   }
+  info_.localMemSize = localBytes;
+  // Private memory: every alloca and byval argument at a fixed offset.
+  for (auto &[base, variable] : wordVariables_)
+    if (variable.storage == spv::StorageClass::Function) {
+      variable.staticOffset = privateWords_ * 4;
+      variable.offset = uint32(variable.staticOffset);
+      privateWords_ += variable.words;
+    }
+  if (privateWords_)
+    privateSpace_ = builder_.newId();
+  // __local memory: the static variables, then each __local argument at the
+  // sum of the sizes before it (specialization-constant arithmetic).
+  Id end = uint32(localBytes);
+  bool sizedAtRunTime = false;
+  for (auto &[base, variable] : wordVariables_)
+    if (variable.sizeBytes) {
+      variable.offset = end;
+      end = builder_.specConstantOp(uint32Type(), spv::Op::OpIAdd, {end, variable.sizeBytes});
+      sizedAtRunTime = true;
+    }
+  if (!sizedAtRunTime && !localBytes)
+    return llvm::Error::success();
+  Id words = sizedAtRunTime ? builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {end, uint32(4)})
+                            : uint32(localBytes / 4);
+  Id localSpace =
+      builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, builder_.typeArray(uint32Type(), words)),
+                        spv::StorageClass::Workgroup);
+  builder_.name(localSpace, kernel_.getName().str() + ".local");
+  interface_.push_back(localSpace);
+  for (auto &[base, variable] : wordVariables_)
+    if (variable.storage == spv::StorageClass::Workgroup)
+      variable.variable = localSpace;
   return llvm::Error::success();
 }
 
 void KernelEmitter::emitFunctionVariables() {
   // OpVariable of the Function storage class must open the first block.
+  if (!privateSpace_)
+    return;
+  Id arrayType = builder_.typeArray(uint32Type(), uint32(privateWords_));
+  op(spv::Op::OpVariable, builder_.typePointer(spv::StorageClass::Function, arrayType),
+     {uint32_t(spv::StorageClass::Function)}, privateSpace_);
   for (auto &[base, variable] : wordVariables_)
     if (variable.storage == spv::StorageClass::Function) {
-      Id arrayType = builder_.typeArray(uint32Type(), uint32(std::max(variable.words, 1u)));
-      op(spv::Op::OpVariable, builder_.typePointer(spv::StorageClass::Function, arrayType),
-         {uint32_t(spv::StorageClass::Function)}, variable.variable);
-      values_[base] = uint32(0);
+      variable.variable = privateSpace_;
+      values_[base] = variable.offset;
     }
 }
 
@@ -75,6 +106,10 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
   if (auto found = bases_.find(pointer); found != bases_.end())
     return found->second;
   bases_[pointer] = nullptr; // breaks cycles through phis
+  // Bases in the same space are interchangeable: offsets say where.
+  auto sameSpace = [&](llvm::Value *a, llvm::Value *b) {
+    return wordVariables_[a].storage == wordVariables_[b].storage;
+  };
   llvm::Value *base = nullptr;
   if (wordVariables_.count(pointer)) {
     base = pointer;
@@ -82,15 +117,15 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
     base = wordMemoryBase(gep->getPointerOperand());
   } else if (auto *phi = llvm::dyn_cast<llvm::PHINode>(pointer)) {
     for (llvm::Value *incoming : phi->incoming_values()) {
-      llvm::Value *incomingBase = bases_.lookup(incoming) ? bases_.lookup(incoming) : wordMemoryBase(incoming);
+      llvm::Value *incomingBase = wordMemoryBase(incoming);
       if (!incomingBase) {
         // Still being resolved (a loop): the other operands decide.
-        if (bases_.count(incoming))
+        if (bases_.count(incoming) && !llvm::isa<llvm::Constant>(incoming))
           continue;
         base = nullptr;
         break;
       }
-      if (base && base != incomingBase) {
+      if (base && !sameSpace(base, incomingBase)) {
         base = nullptr;
         break;
       }
@@ -98,7 +133,8 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
     }
   } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(pointer)) {
     llvm::Value *first = wordMemoryBase(select->getTrueValue());
-    base = first == wordMemoryBase(select->getFalseValue()) ? first : nullptr;
+    llvm::Value *second = wordMemoryBase(select->getFalseValue());
+    base = first && second && sameSpace(first, second) ? first : nullptr;
   }
   bases_[pointer] = base;
   return base;
