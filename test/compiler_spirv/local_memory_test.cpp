@@ -72,26 +72,26 @@ namespace compiler::spirv::test {
 namespace {
 
 TEST(SpirvLocalMemory, PointerSwappedBetweenTwoLocalBuffers) {
-  // A Hillis-Steele scan ping-pongs between two __local arguments through a
+  // Repeated smoothing ping-pongs between two __local arguments through a
   // pointer phi: both lie in the kernel's one __local space.
   Built built = buildOk(R"(
-    kernel void scan(global const uint *in, global uint *out, local uint *a, local uint *b) {
-      size_t lid = get_local_id(0), size = get_local_size(0);
-      a[lid] = in[get_global_id(0)];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      local uint *from = a, *to = b;
-      for (size_t offset = 1; offset < size; offset *= 2) {
-        to[lid] = lid >= offset ? from[lid] + from[lid - offset] : from[lid];
+    kernel void smooth(global float *data, local float *front, local float *back, int rounds) {
+      size_t lid = get_local_id(0), last = get_local_size(0) - 1;
+      front[lid] = data[get_global_id(0)];
+      local float *source = front, *target = back;
+      for (int round = 0; round < rounds; ++round) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        local uint *swap = from;
-        from = to;
-        to = swap;
+        float left = source[lid == 0 ? 0 : lid - 1], right = source[lid == last ? last : lid + 1];
+        target[lid] = 0.25f * left + 0.5f * source[lid] + 0.25f * right;
+        local float *previous = source;
+        source = target;
+        target = previous;
       }
-      out[get_global_id(0)] = from[lid];
+      data[get_global_id(0)] = source[lid];
     })");
   ASSERT_EQ(built.binary.kernels.size(), 1u);
-  EXPECT_EQ(built.binary.kernels[0].args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
-  EXPECT_EQ(built.binary.kernels[0].args[3].specConstantId, abi::vulkan::kFirstLocalArgSpecId + 1);
+  EXPECT_EQ(built.binary.kernels[0].args[1].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
+  EXPECT_EQ(built.binary.kernels[0].args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId + 1);
 }
 
 TEST(SpirvLocalMemory, PointerChoosingBetweenPrivateArrays) {
