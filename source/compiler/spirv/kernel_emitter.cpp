@@ -40,26 +40,10 @@ llvm::Error KernelEmitter::unsupported(const llvm::Instruction &instruction, con
   return buildFailure(message);
 }
 
-void KernelEmitter::requireCapabilities(llvm::Type *type) {
-  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(type))
-    type = vector->getElementType();
-  if (type->isIntegerTy(8))
-    builder_.capability(spv::Capability::Int8);
-  else if (type->isIntegerTy(16))
-    builder_.capability(spv::Capability::Int16);
-  else if (type->isIntegerTy(64) || type->isPointerTy())
-    builder_.capability(spv::Capability::Int64);
-  else if (type->isHalfTy())
-    builder_.capability(spv::Capability::Float16);
-  else if (type->isDoubleTy())
-    builder_.capability(spv::Capability::Float64);
-}
-
 Id KernelEmitter::type(llvm::Type *type) {
   if (auto found = state_.types.find(type); found != state_.types.end())
     return found->second;
   Id id = 0;
-  requireCapabilities(type);
   if (type->isVoidTy())
     id = builder_.typeVoid();
   else if (type->isIntegerTy(1))

@@ -103,7 +103,6 @@ private:
   Id launchField(abi::vulkan::LaunchField field, uint32_t dimension);
   Id builtinComponent(Id variable, uint32_t dimension);
   Id localSizeComponent(uint32_t dimension);
-  void requireCapabilities(llvm::Type *type);
   Id atomicScope(llvm::SyncScope::ID syncScope);
   Id atomicSemantics(llvm::AtomicOrdering ordering);
   Id failureSemantics(llvm::AtomicOrdering ordering);
