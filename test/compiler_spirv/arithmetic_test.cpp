@@ -159,3 +159,18 @@ TEST(SpirvArithmetic, FloatFmaNeedsDoubleArithmetic) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvArithmetic, RoundHalfAwayFromZero) {
+  buildOk(R"(
+    kernel void k(global float *f, global double *d) {
+      int i = get_global_id(0);
+      f[i] = round(f[i]);
+      d[i] = round(d[i]);
+    })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test

@@ -385,6 +385,21 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     return glsl(GLSLstd450Ceil, {call.getArgOperand(0)});
   case llvm::Intrinsic::trunc:
     return glsl(GLSLstd450Trunc, {call.getArgOperand(0)});
+  case llvm::Intrinsic::round: {
+    // Halfway cases away from zero (GLSL Round leaves them open):
+    // t = trunc(x), plus sign(x) when |x - t| >= 0.5 (x - t is exact).
+    if (call.getType()->isVectorTy())
+      break;
+    Id x = value(call.getArgOperand(0)), boolType = builder_.typeBool(), glsl450 = builder_.importGlsl450();
+    Id truncated = op(spv::Op::OpExtInst, resultType, {glsl450, GLSLstd450Trunc, x});
+    Id fraction =
+        op(spv::Op::OpExtInst, resultType, {glsl450, GLSLstd450FAbs, op(spv::Op::OpFSub, resultType, {x, truncated})});
+    Id half = constant(llvm::ConstantFP::get(call.getType(), 0.5));
+    Id step = op(spv::Op::OpExtInst, resultType, {glsl450, GLSLstd450FSign, x});
+    Id up = op(spv::Op::OpFOrdGreaterThanEqual, boolType, {fraction, half});
+    op(spv::Op::OpSelect, resultType, {up, op(spv::Op::OpFAdd, resultType, {truncated, step}), truncated}, result);
+    return llvm::Error::success();
+  }
   case llvm::Intrinsic::rint:
   case llvm::Intrinsic::nearbyint:
   case llvm::Intrinsic::roundeven:
