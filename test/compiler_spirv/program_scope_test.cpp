@@ -63,3 +63,29 @@ TEST(SpirvProgramScope, StructArgumentByValue) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvProgramScope, NullPointersCompareAndInitialise) {
+  Built built = buildOk(R"(
+    global int *global nowhere = 0;
+    kernel void k(global int *data, global int *optional) {
+      if (optional)
+        optional[0] = data[0];
+      if (nowhere != 0)
+        data[1] = 1;
+    })",
+                        "-cl-std=CL3.0");
+  EXPECT_GE(built.binary.globalVariableSize, 8u);
+}
+
+TEST(SpirvProgramScope, UndefinedExternVariableFailsTheBuild) {
+  std::string log = buildFails(R"(
+    extern global int missing;
+    kernel void k(global int *p) { p[0] = missing; })");
+  EXPECT_NE(log.find("'missing'"), std::string::npos) << log;
+}
+
+} // namespace
+} // namespace compiler::spirv::test

@@ -78,10 +78,10 @@ inline Built buildOk(const std::string &source, const std::string &options = "")
 }
 
 /// Builds `source`, expects failure and returns the log.
-inline std::string buildFails(const std::string &source) {
+inline std::string buildFails(const std::string &source, const std::string &options = "-cl-std=CL3.0") {
   std::string log;
   auto target = createVulkanTarget(lavapipeConfig());
-  auto module = target->build(source, "", log);
+  auto module = target->build(source, options, log);
   EXPECT_FALSE(module) << "the build should fail";
   if (!module)
     llvm::consumeError(module.takeError());

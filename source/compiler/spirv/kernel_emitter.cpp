@@ -71,6 +71,12 @@ Id KernelEmitter::type(llvm::Type *type) {
   return id;
 }
 
+bool isCastNull(const llvm::Constant *constant) {
+  auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(constant);
+  return expression && expression->getOpcode() == llvm::Instruction::AddrSpaceCast &&
+         llvm::cast<llvm::Constant>(expression->getOperand(0))->isNullValue();
+}
+
 Id KernelEmitter::constant(llvm::Constant *constant) {
   Id resultType = type(constant->getType());
   if (!resultType)
@@ -79,7 +85,9 @@ Id KernelEmitter::constant(llvm::Constant *constant) {
     if (!llvm::isa<llvm::ConstantAggregateZero>(constant))
       return builder_.undef(resultType);
   }
-  if (constant->isNullValue()) {
+  // Clang writes a null __global pointer for SPIR-V as a cast of the
+  // generic null: address 0 either way.
+  if (constant->isNullValue() || isCastNull(constant)) {
     if (constant->getType()->isIntegerTy(1))
       return builder_.constantBool(false);
     return builder_.constantNull(resultType);

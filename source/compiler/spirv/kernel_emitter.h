@@ -26,6 +26,8 @@ namespace compiler::spirv {
 
 /// A __global or __constant pointer (a 64-bit device address).
 bool isGlobalPointer(const llvm::Type *type);
+/// A null pointer written as an address-space cast of another null.
+bool isCastNull(const llvm::Constant *constant);
 
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {

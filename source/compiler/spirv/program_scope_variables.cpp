@@ -1,6 +1,7 @@
 #include "program_scope_variables.h"
 
 #include "build_failure.h"
+#include "kernel_emitter.h"
 
 #include "llvm/IR/Constants.h"
 
@@ -10,7 +11,7 @@ namespace {
 /// Writes the bytes of `constant` at `out` (little-endian, the module's
 /// layout); false for what has no fixed bytes (addresses).
 bool writeConstant(const llvm::Constant *constant, const llvm::DataLayout &layout, std::byte *out) {
-  if (constant->isNullValue() || llvm::isa<llvm::UndefValue>(constant))
+  if (constant->isNullValue() || llvm::isa<llvm::UndefValue>(constant) || isCastNull(constant))
     return true; // the image starts zeroed
   if (auto *integer = llvm::dyn_cast<llvm::ConstantInt>(constant)) {
     llvm::APInt bits = integer->getValue();
@@ -55,6 +56,8 @@ llvm::Expected<ProgramScopeBlock> layoutProgramScopeVariables(const llvm::Module
     unsigned addressSpace = variable.getAddressSpace();
     if (variable.use_empty() || (addressSpace != 1 && addressSpace != 2))
       continue;
+    if (variable.isDeclaration())
+      return buildFailure("error: undefined variable '" + variable.getName() + "' (declared extern, never defined)");
     uint64_t alignment = std::max<uint64_t>(variable.getAlign().valueOrOne().value(), 1);
     block.offsets[&variable] = (block.size + alignment - 1) / alignment * alignment;
     block.size = block.offsets[&variable] + layout.getTypeAllocSize(variable.getValueType());
