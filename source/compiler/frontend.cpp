@@ -14,11 +14,17 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+extern "C" __attribute__((visibility("hidden"))) const char polymux_opencl_c_base_header_begin[],
+    polymux_opencl_c_base_header_end[];
+
 namespace compiler {
 namespace {
 
 /// Embedded headers live in this virtual directory, searched with -I.
 constexpr const char *kHeaderDir = "/polymux-embedded-headers";
+/// Clang's resource directory, virtual: its include/ holds the embedded
+/// opencl-c-base.h alone (see source/compiler/CMakeLists.txt).
+constexpr const char *kResourceDir = "/polymux-clang-resource";
 /// The name diagnostics show for the program source.
 constexpr const char *kSourceName = "<program source>";
 
@@ -32,7 +38,7 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
       // Optimisation happens after linking; -O2 keeps Clang from marking
       // functions optnone (-cl-opt-disable is honoured at finalize time).
       "-O2", clStdName(options.clStd), "-fdeclare-opencl-builtins", "-finclude-default-header", "-cl-kernel-arg-info",
-      "-resource-dir", clangResourceDir(), "-internal-isystem", clangResourceDir() + "/include",
+      "-resource-dir", kResourceDir, "-internal-isystem", std::string(kResourceDir) + "/include",
       "-cl-ext=" + clExtOption(config.extensions),
       // Work-item loops run many work-items per call: no stack protector.
       "-stack-protector", "0", "-ffp-contract=on",
@@ -88,9 +94,15 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const Header> headers) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-  if (headers.empty())
-    return overlay;
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  llvm::SmallString<128> baseHeader(kResourceDir);
+  llvm::sys::path::append(baseHeader, "include", "opencl-c-base.h");
+  memory->addFile(baseHeader, 0,
+                  // A copy: Clang's lexer wants a null-terminated buffer.
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      llvm::StringRef(polymux_opencl_c_base_header_begin,
+                                      polymux_opencl_c_base_header_end - polymux_opencl_c_base_header_begin),
+                      "opencl-c-base.h"));
   for (const Header &header : headers) {
     llvm::SmallString<128> path(kHeaderDir);
     llvm::sys::path::append(path, header.name);
@@ -101,15 +113,6 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const H
 }
 
 } // namespace
-
-const std::string &clangResourceDir() {
-  static const std::string dir = [] {
-    llvm::SmallString<256> clang(POLYMUX_LLVM_TOOLS_DIR);
-    llvm::sys::path::append(clang, "clang");
-    return clang::GetResourcesPath(clang);
-  }();
-  return dir;
-}
 
 std::string clExtOption(std::span<const std::string> extensions) {
   std::string value = "-all";

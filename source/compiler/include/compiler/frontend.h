@@ -51,10 +51,6 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &
                                                              std::span<const Header> headers,
                                                              const FrontendConfig &config, std::string &log);
 
-/// Clang's resource directory (holds include/opencl-c-base.h), derived from
-/// the LLVM installation the project was configured with.
-const std::string &clangResourceDir();
-
 /// The `-cl-ext=` value that enables exactly `extensions`.
 std::string clExtOption(std::span<const std::string> extensions);
 
