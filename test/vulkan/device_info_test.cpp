@@ -58,6 +58,8 @@ TEST_P(VulkanDeviceInfoTest, CompilerConfigurationMatchesTheReport) {
   compiler::VulkanTargetConfig config = vulkan_target::compilerConfig(facts, info());
   EXPECT_EQ(config.maxPushConstantsSize, facts.properties.limits.maxPushConstantsSize);
   EXPECT_EQ(config.fp64, info().fp64);
+  EXPECT_EQ(config.shaderFloat64, bool(facts.features.features.shaderFloat64));
+  EXPECT_TRUE(!config.fp64 || config.shaderFloat64);
   EXPECT_EQ(config.fp16, info().fp16);
   EXPECT_EQ(config.atomicInt64, info().atomics64);
   EXPECT_EQ(config.subgroupSize, info().subGroupSizes.empty() ? 0u : info().subGroupSizes.front());

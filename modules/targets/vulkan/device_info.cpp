@@ -241,6 +241,9 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   config.maxPushConstantsSize = facts.properties.limits.maxPushConstantsSize;
   config.subgroupSize = info.subGroupSizes.empty() ? 0 : info.subGroupSizes.front();
   config.fp64 = info.fp64;
+  // Double arithmetic inside generated code (exact float fma, accurate
+  // sqrt) needs only the feature, not OpenCL's full fp64 requirements.
+  config.shaderFloat64 = facts.features.features.shaderFloat64;
   config.fp16 = info.fp16;
   config.int8 = facts.int8Usable();
   config.int16 = facts.int16Usable();
