@@ -8,44 +8,6 @@
 
 namespace polymux::cl {
 
-llvm::Expected<std::shared_ptr<StagingBuffer>> StagingBuffer::create(mux::Device &device, uint64_t size) {
-  std::shared_ptr<StagingBuffer> staging(new StagingBuffer);
-  auto buffer = device.createBuffer(size);
-  if (!buffer)
-    return buffer.takeError();
-  staging->buffer_ = std::move(*buffer);
-  const mux::MemoryRequirements requirements = staging->buffer_->memoryRequirements();
-  auto memory = device.allocateMemory(std::max(requirements.size, size), mux::MemoryHostVisible,
-                                      std::max<uint64_t>(requirements.alignment, 1));
-  if (!memory)
-    return memory.takeError();
-  staging->memory_ = std::move(*memory);
-  if (auto error = staging->buffer_->bind(*staging->memory_, 0))
-    return error;
-  auto view = staging->memory_->map(0, size);
-  if (!view)
-    return view.takeError();
-  staging->view_ = static_cast<std::byte *>(*view);
-  staging->coherent_ = staging->memory_->properties() & mux::MemoryHostCoherent;
-  return staging;
-}
-
-StagingBuffer::~StagingBuffer() {
-  if (view_)
-    memory_->unmap();
-  buffer_.reset(); // the view before the memory it is bound to
-}
-
-void StagingBuffer::hostWrote(uint64_t size) {
-  if (!coherent_)
-    memory_->flushToDevice(0, size);
-}
-
-void StagingBuffer::beforeHostRead(uint64_t size) {
-  if (!coherent_)
-    memory_->flushFromDevice(0, size);
-}
-
 void appendOnComplete(Command &command, std::function<void()> then) {
   if (command.onComplete)
     command.onComplete = [first = std::move(command.onComplete), then = std::move(then)] {
@@ -58,8 +20,9 @@ void appendOnComplete(Command &command, std::function<void()> then) {
 
 namespace {
 
-llvm::Expected<std::shared_ptr<StagingBuffer>> stagingFor(Command &command, mux::Device &device, uint64_t size) {
-  auto staging = StagingBuffer::create(device, size);
+llvm::Expected<std::shared_ptr<StagingBuffer>> stagingFor(Command &command, mux::Device &device, uint64_t size,
+                                                          StagingBuffer::HostAccess access) {
+  auto staging = StagingBuffer::create(device, size, access);
   if (staging)
     command.resources.push_back(*staging);
   return staging;
@@ -92,7 +55,7 @@ cl_int setHostRead(Command &command, mux::Device &device, mux::Buffer &src, uint
     };
     return CL_SUCCESS;
   }
-  auto staging = stagingFor(command, device, size);
+  auto staging = stagingFor(command, device, size, StagingBuffer::HostAccess::ReadWrite);
   if (!staging)
     return allocationError(staging.takeError());
   command.record = [&src, srcOffset, size, staging = staging->get()](mux::CommandBuffer &commandBuffer) {
@@ -113,7 +76,7 @@ cl_int setHostWrite(Command &command, mux::Device &device, mux::Buffer &dst, uin
     };
     return CL_SUCCESS;
   }
-  auto staging = stagingFor(command, device, size);
+  auto staging = stagingFor(command, device, size, StagingBuffer::HostAccess::Write);
   if (!staging)
     return allocationError(staging.takeError());
   std::memcpy((*staging)->view(), src, size);
@@ -133,7 +96,7 @@ cl_int setHostReadRect(Command &command, mux::Device &device, mux::Buffer &src, 
     return CL_SUCCESS;
   }
   const uint64_t size = packedSize(rect);
-  auto staging = stagingFor(command, device, size);
+  auto staging = stagingFor(command, device, size, StagingBuffer::HostAccess::ReadWrite);
   if (!staging)
     return allocationError(staging.takeError());
   const mux::RectRegion toStaging = withPackedDestination(rect);
@@ -157,7 +120,7 @@ cl_int setHostWriteRect(Command &command, mux::Device &device, mux::Buffer &dst,
     return CL_SUCCESS;
   }
   const uint64_t size = packedSize(rect);
-  auto staging = stagingFor(command, device, size);
+  auto staging = stagingFor(command, device, size, StagingBuffer::HostAccess::Write);
   if (!staging)
     return allocationError(staging.takeError());
   mux::support::copyRect((*staging)->view(), static_cast<const std::byte *>(src), withPackedDestination(rect));

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "command.h"
+#include "staging_buffer.h"
 
 #include "mux/device.h"
 
@@ -18,27 +19,6 @@
 #include <memory>
 
 namespace polymux::cl {
-
-/// A host-visible buffer of one device, mapped for its whole life.
-class StagingBuffer {
-public:
-  static llvm::Expected<std::shared_ptr<StagingBuffer>> create(mux::Device &device, uint64_t size);
-  ~StagingBuffer();
-
-  mux::Buffer &buffer() const { return *buffer_; }
-  std::byte *view() const { return view_; }
-  /// Call after the host wrote [0, size) of view().
-  void hostWrote(uint64_t size);
-  /// Call before the host reads [0, size) of view() that the device wrote.
-  void beforeHostRead(uint64_t size);
-
-private:
-  StagingBuffer() = default;
-  std::unique_ptr<mux::Memory> memory_;
-  std::unique_ptr<mux::Buffer> buffer_;
-  std::byte *view_ = nullptr;
-  bool coherent_ = false;
-};
 
 /// Runs `then` after what `command` already does on completion.
 void appendOnComplete(Command &command, std::function<void()> then);

@@ -134,7 +134,7 @@ llvm::Error upload(mux::Device &device, BufferObject::Storage &storage, const vo
     if (auto error = (*commandBuffer)->writeBuffer(*storage.buffer, 0, source, size))
       return error;
   } else {
-    auto created = StagingBuffer::create(device, size);
+    auto created = StagingBuffer::create(device, size, StagingBuffer::HostAccess::Write);
     if (!created)
       return created.takeError();
     staging = std::move(*created);
