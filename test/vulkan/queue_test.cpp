@@ -114,6 +114,47 @@ TEST_P(VulkanQueueTest, TimestampsBracketTheWorkOnTheHostClock) {
   EXPECT_EQ((*pool)->timestampNs(2), 0u);
 }
 
+// Each dispatch's timestamps are moved onto the host clock when it
+// completes, before its markers and callbacks run; a dispatch again
+// rewrites them, later than the ones before (one queue runs in order).
+TEST_P(VulkanQueueTest, EachDispatchBracketsItsOwnTimestampsBeforeItsCallbacks) {
+  auto pool = device().createQueryPool(3);
+  if (!pool && mux::takeStatus(pool.takeError()) == mux::Status::Unsupported)
+    GTEST_SKIP() << "no timestamps on this queue";
+  ASSERT_TRUE(!!pool);
+  HostBuffer bound = makeHostBuffer(1 << 20);
+  ASSERT_TRUE(bound.buffer);
+  uint8_t value = 3;
+  uint64_t seenByMarker = 0, seenByCallback = 0;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->writeTimestamp(**pool, 0));
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, 0, 1 << 20, &value, 1));
+  MUX_ASSERT_OK(commandBuffer->writeTimestamp(**pool, 1));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](mux::Status) { seenByMarker = (*pool)->timestampNs(1); }));
+  // A second segment: its timestamp resolves only after the callback.
+  MUX_ASSERT_OK(commandBuffer->userCallback([&](mux::Status) { seenByCallback = (*pool)->timestampNs(1); }));
+  MUX_ASSERT_OK(commandBuffer->fillBuffer(*bound.buffer, 0, 1 << 20, &value, 1));
+  MUX_ASSERT_OK(commandBuffer->writeTimestamp(**pool, 2));
+  MUX_ASSERT_OK(commandBuffer->finalize());
+  uint64_t previousEnd = 0;
+  for (int run = 0; run < 4; ++run) {
+    MUX_ASSERT_VALUE(fence, device().createFence());
+    uint64_t before = device().timestampNs();
+    MUX_ASSERT_OK(device().queue().dispatch(*commandBuffer, {}, {}, fence.get(), nullptr));
+    ASSERT_EQ(fence->wait(muxtest::kLongWait), mux::Status::Success);
+    uint64_t after = device().timestampNs();
+    const uint64_t start = (*pool)->timestampNs(0), middle = (*pool)->timestampNs(1), end = (*pool)->timestampNs(2);
+    EXPECT_LE(before, start) << run;
+    EXPECT_LE(previousEnd, start) << run;
+    EXPECT_LT(start, middle) << run;
+    EXPECT_LE(middle, end) << run;
+    EXPECT_LE(end, after) << run;
+    EXPECT_EQ(seenByMarker, middle) << run;
+    EXPECT_EQ(seenByCallback, middle) << run;
+    previousEnd = end;
+  }
+}
+
 TEST_P(VulkanQueueTest, RepeatedDispatchRunsMarkersEachTime) {
   std::mutex mutex;
   std::vector<int> order;

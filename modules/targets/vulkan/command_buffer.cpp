@@ -292,6 +292,7 @@ llvm::Error CommandBuffer::writeTimestamp(mux::QueryPool &pool, uint32_t index) 
   vkCmdResetQueryPool(*commands, vulkanPool->handle(), index, 1);
   // After every earlier command has completed.
   vkCmdWriteTimestamp2(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, vulkanPool->handle(), index);
+  segments_.back().timestamps.push_back({vulkanPool, index});
   return llvm::Error::success();
 }
 

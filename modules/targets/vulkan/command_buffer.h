@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device_handle.h"
+#include "query_pool.h"
 #include "record_arena.h"
 
 #include "mux/command_buffer.h"
@@ -50,6 +51,8 @@ public:
   size_t segmentCount() const { return segments_.size(); }
   /// The Vulkan commands of segment `index` (null when it has none).
   VkCommandBuffer segmentCommands(size_t index) const { return segments_[index].commands; }
+  /// The timestamps segment `index` writes, in recording order.
+  std::span<const TimestampSlot> segmentTimestamps(size_t index) const { return segments_[index].timestamps; }
   /// Runs segment `index`'s host work after it completed with `outcome`.
   void completeSegment(size_t index, const mux::Outcome &outcome);
   /// Whether a dispatch of this command buffer is under way (queue mutex).
@@ -69,6 +72,7 @@ private:
   struct Segment {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     std::vector<Action> actions;
+    std::vector<TimestampSlot> timestamps;
     mux::CommandCallback userCallback; ///< ends the segment; empty for the last
   };
 

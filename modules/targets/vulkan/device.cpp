@@ -67,8 +67,11 @@ llvm::Error Device::initialize() {
   pipelineCache_ = std::make_unique<PipelineCache>(device_, facts_);
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
-  queue_ = std::make_unique<Queue>(shared_, queue, info_.name);
-  return calibrateClock();
+  clock_ = std::make_unique<DeviceClock>(device_, facts_);
+  if (llvm::Error error = clock_->calibrate(queue, info_.name))
+    return error;
+  queue_ = std::make_unique<Queue>(shared_, queue, info_.name, *clock_);
+  return llvm::Error::success();
 }
 
 Device::~Device() {
@@ -192,12 +195,5 @@ llvm::Expected<std::unique_ptr<mux::Executable>> Device::createExecutable(std::s
 }
 
 uint64_t Device::timestampNs() const { return mux::support::hostClockNs(); }
-
-uint64_t Device::ticksToNs(uint64_t ticks) const {
-  if (facts_.timestampValidBits < 64)
-    ticks &= (uint64_t(1) << facts_.timestampValidBits) - 1;
-  const double ns = double(ticks) * facts_.properties.limits.timestampPeriod;
-  return static_cast<uint64_t>(static_cast<int64_t>(ns) + clockOffsetNs_);
-}
 
 } // namespace vulkan_target

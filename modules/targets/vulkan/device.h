@@ -3,6 +3,7 @@
 // use (memory-type choice, the clock).
 #pragma once
 
+#include "device_clock.h"
 #include "device_handle.h"
 #include "instance.h"
 #include "physical_device.h"
@@ -51,13 +52,9 @@ public:
   /// Memory types a buffer of ours may be bound to.
   uint32_t bufferMemoryTypeBits() const { return bufferMemoryTypeBits_; }
 
-  /// A device timestamp (query result in ticks) on the timestampNs() clock.
-  uint64_t ticksToNs(uint64_t ticks) const;
-
 private:
   Device(std::shared_ptr<Instance> instance, PhysicalDevice facts, VkDevice device);
   llvm::Error initialize();
-  llvm::Error calibrateClock();
 
   std::shared_ptr<Instance> instance_;
   PhysicalDevice facts_;
@@ -65,8 +62,7 @@ private:
   VkDevice device_;
   SharedDevice shared_;
   uint32_t bufferMemoryTypeBits_ = 0;
-  /// ns of the host clock at device tick 0 (may be negative).
-  int64_t clockOffsetNs_ = 0;
+  std::unique_ptr<DeviceClock> clock_;
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
   std::unique_ptr<PipelineCache> pipelineCache_;

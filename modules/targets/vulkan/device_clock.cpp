@@ -1,18 +1,11 @@
-// Device timestamps on the host clock: Device::timestampNs() is the host's
-// steady clock (CLOCK_MONOTONIC), and query results are moved onto it by an
-// offset measured once, when the device is created. With
-// VK_EXT_calibrated_timestamps both clocks are sampled together; otherwise
-// a timestamp is written on the device between two host readings, and the
-// reading with the narrowest window wins. A device whose timestamps fall
-// inside that window runs on the host clock itself (CPU implementations
-// such as lavapipe): the offset is then exactly 0.
-#include "device.h"
+#include "device_clock.h"
 
 #include "vulkan_result.h"
 
 #include "mux/support/host_command_buffer.h"
 #include "mux/support/log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -82,24 +75,40 @@ llvm::Error sampleDeviceClock(VkDevice device, VkQueue queue, uint32_t family, u
 
 } // namespace
 
-llvm::Error Device::calibrateClock() {
+std::optional<ClockSample> DeviceClock::sample() const {
+  if (!facts_.calibratedTimestamps || !vkGetCalibratedTimestampsEXT)
+    return std::nullopt;
+  VkCalibratedTimestampInfoEXT infos[2] = {{VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT},
+                                           {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT}};
+  infos[0].timeDomain = VK_TIME_DOMAIN_DEVICE_EXT;
+  infos[1].timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+  std::optional<ClockSample> best;
+  uint64_t bestDeviation = std::numeric_limits<uint64_t>::max();
+  // A preempted reading has a wide deviation: keep the narrowest of a few.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    uint64_t values[2] = {0, 0};
+    uint64_t deviation = 0;
+    if (vkGetCalibratedTimestampsEXT(device_, 2, infos, values, &deviation) != VK_SUCCESS)
+      break;
+    if (deviation < bestDeviation) {
+      bestDeviation = deviation;
+      uint64_t ticks = values[0];
+      if (facts_.timestampValidBits < 64)
+        ticks &= (uint64_t(1) << facts_.timestampValidBits) - 1;
+      best = ClockSample{ticks, values[1]};
+    }
+  }
+  return best;
+}
+
+llvm::Error DeviceClock::calibrate(VkQueue queue, const std::string &deviceName) {
   if (facts_.timestampValidBits == 0)
     return llvm::Error::success(); // no timestamps: query pools are refused
   const double period = facts_.properties.limits.timestampPeriod;
-  if (facts_.calibratedTimestamps && vkGetCalibratedTimestampsEXT) {
-    VkCalibratedTimestampInfoEXT infos[2] = {{VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT},
-                                             {VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT}};
-    infos[0].timeDomain = VK_TIME_DOMAIN_DEVICE_EXT;
-    infos[1].timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
-    uint64_t values[2] = {0, 0};
-    uint64_t deviation = 0;
-    if (vkGetCalibratedTimestampsEXT(device_, 2, infos, values, &deviation) == VK_SUCCESS) {
-      clockOffsetNs_ = static_cast<int64_t>(values[1]) - static_cast<int64_t>(std::llround(double(values[0]) * period));
-      return llvm::Error::success();
-    }
+  if (std::optional<ClockSample> both = sample()) {
+    offsetNs_ = static_cast<int64_t>(both->hostNs) - static_cast<int64_t>(std::llround(double(both->ticks) * period));
+    return llvm::Error::success();
   }
-  VkQueue queue = VK_NULL_HANDLE;
-  vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
   uint64_t bestWindow = std::numeric_limits<uint64_t>::max();
   for (int attempt = 0; attempt < 5; ++attempt) {
     uint64_t ticks = 0, before = 0, after = 0;
@@ -107,18 +116,44 @@ llvm::Error Device::calibrateClock() {
       return error;
     const uint64_t deviceNs = static_cast<uint64_t>(std::llround(double(ticks) * period));
     if (deviceNs >= before && deviceNs <= after) {
-      clockOffsetNs_ = 0; // the device's clock is the host's
+      offsetNs_ = 0; // the device's clock is the host's
       return llvm::Error::success();
     }
     if (after - before < bestWindow) {
       bestWindow = after - before;
-      clockOffsetNs_ = static_cast<int64_t>(before + (after - before) / 2) - static_cast<int64_t>(deviceNs);
+      offsetNs_ = static_cast<int64_t>(before + (after - before) / 2) - static_cast<int64_t>(deviceNs);
     }
   }
   mux::support::log(mux::support::LogLevel::Info, "vulkan",
-                    "device '" + info_.name + "': timestamps calibrated to the host clock within " +
-                        std::to_string(bestWindow / 2) + " ns");
+                    "device '" + deviceName + "': timestamps calibrated to the host clock within " +
+                        std::to_string(bestWindow / 2) + " ns at creation, then kept inside each submission's window");
   return llvm::Error::success();
+}
+
+TimestampWindow DeviceClock::open() const {
+  TimestampWindow window;
+  window.submittedNs = mux::support::hostClockNs();
+  window.before = sample();
+  return window;
+}
+
+void DeviceClock::close(TimestampWindow &window) const {
+  window.after = sample();
+  window.completedNs = mux::support::hostClockNs();
+}
+
+void DeviceClock::resolve(std::span<const TimestampSlot> slots, const TimestampWindow &window) {
+  const double period = facts_.properties.limits.timestampPeriod;
+  std::lock_guard lock(mutex_);
+  for (const TimestampSlot &slot : slots) {
+    std::optional<uint64_t> ticks = slot.pool->readTicks(slot.index);
+    if (!ticks) {
+      slot.pool->setResult(slot.index, 0);
+      continue;
+    }
+    latestNs_ = std::max(latestNs_, timestampToHostNs(*ticks, window, period, offsetNs_.load()));
+    slot.pool->setResult(slot.index, latestNs_);
+  }
 }
 
 } // namespace vulkan_target

@@ -28,14 +28,17 @@ QueryPool::~QueryPool() {
 }
 
 uint64_t QueryPool::timestampNs(uint32_t index) const {
-  if (index >= count_)
-    return 0;
+  return index < count_ ? results_[index].load(std::memory_order_acquire) : 0;
+}
+
+std::optional<uint64_t> QueryPool::readTicks(uint32_t index) const {
   uint64_t result[2] = {0, 0}; // value, availability
   VkResult status = vkGetQueryPoolResults(device_.handle(), pool_, index, 1, sizeof(result), result, sizeof(result),
                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
   if ((status != VK_SUCCESS && status != VK_NOT_READY) || !result[1])
-    return 0;
-  return device_.ticksToNs(result[0]);
+    return std::nullopt;
+  const uint32_t bits = device_.facts().timestampValidBits;
+  return bits < 64 ? result[0] & ((uint64_t(1) << bits) - 1) : result[0];
 }
 
 } // namespace vulkan_target

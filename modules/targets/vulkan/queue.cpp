@@ -1,6 +1,7 @@
 #include "queue.h"
 
 #include "command_buffer.h"
+#include "device_clock.h"
 #include "sync.h"
 #include "vulkan_result.h"
 
@@ -15,8 +16,9 @@ constexpr uint64_t kFencePollNs = 100'000'000;
 
 } // namespace
 
-Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName)
-    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), deviceName_(std::move(deviceName)) {
+Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock)
+    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), deviceName_(std::move(deviceName)),
+      clock_(clock) {
   completionThread_ = std::thread([this] { completionLoop(); });
 }
 
@@ -124,6 +126,7 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   const bool last = dispatch->nextSegment == dispatch->commandBuffer->segmentCount();
   VkResult result = lost_ ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   VkFence fence = VK_NULL_HANDLE;
+  TimestampWindow window;
   if (result == VK_SUCCESS) {
     fence = takeFence();
     if (fence == VK_NULL_HANDLE)
@@ -157,6 +160,11 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     submit.pCommandBufferInfos = &commandInfo;
     submit.signalSemaphoreInfoCount = static_cast<uint32_t>(signalInfos.size());
     submit.pSignalSemaphoreInfos = signalInfos.data();
+    std::span<const TimestampSlot> timestamps = dispatch->commandBuffer->segmentTimestamps(segment);
+    for (const TimestampSlot &slot : timestamps)
+      slot.pool->setResult(slot.index, 0); // rewritten by this submission
+    if (!timestamps.empty())
+      window = clock_.open();
     result = vkQueueSubmit2(queue_, 1, &submit, fence);
     if (result == VK_SUCCESS && last)
       for (Semaphore *semaphore : dispatch->signals) {
@@ -176,11 +184,11 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     if (last)
       for (Semaphore *semaphore : dispatch->signals)
         semaphore->markSignalSubmitted();
-    inFlight_.push_back({dispatch, segment, VK_NULL_HANDLE});
+    inFlight_.push_back({dispatch, segment, VK_NULL_HANDLE, {}});
     dispatch->outcome =
         mux::Outcome(statusOf(result), "submission to device '" + deviceName_ + "' failed: " + resultName(result));
   } else {
-    inFlight_.push_back({dispatch, segment, fence});
+    inFlight_.push_back({dispatch, segment, fence, window});
   }
   workArrived_.notify_all();
 }
@@ -239,6 +247,11 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
   if (result != VK_SUCCESS && dispatch.outcome.status == mux::Status::Success)
     dispatch.outcome =
         mux::Outcome(statusOf(result), "work on device '" + deviceName_ + "' failed: " + resultName(result));
+  std::span<const TimestampSlot> timestamps = dispatch.commandBuffer->segmentTimestamps(submission.segment);
+  if (!timestamps.empty() && submission.fence != VK_NULL_HANDLE && result == VK_SUCCESS) {
+    clock_.close(submission.window);
+    clock_.resolve(timestamps, submission.window);
+  }
   dispatch.commandBuffer->completeSegment(submission.segment, dispatch.outcome);
   std::lock_guard lock(mutex_);
   if (dispatch.nextSegment < dispatch.commandBuffer->segmentCount()) {

@@ -6,9 +6,12 @@
 // callbacks is submitted one segment at a time: the completion thread runs
 // a segment's markers and callback once the segment has completed, then
 // submits the next. The last segment signals the dispatch's semaphores.
+// A segment's timestamps are moved onto the host clock (device_clock.h)
+// before its markers and callback run.
 #pragma once
 
 #include "device_handle.h"
+#include "timestamp_window.h"
 
 #include "mux/queue.h"
 #include "mux/support/cpu_sync.h"
@@ -26,6 +29,7 @@
 namespace vulkan_target {
 
 class CommandBuffer;
+class DeviceClock;
 class Semaphore;
 
 class Queue final : public mux::Queue {
@@ -33,7 +37,7 @@ public:
   /// How long destruction waits for submitted work.
   static constexpr std::chrono::seconds kShutdownGrace{10};
 
-  Queue(SharedDevice device, VkQueue queue, std::string deviceName);
+  Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock);
   /// Finishes what was submitted or can be, abandons dispatches whose
   /// semaphores nobody will signal, and stops the completion thread. Work
   /// still running kShutdownGrace after that abandons the device
@@ -62,6 +66,7 @@ private:
     std::shared_ptr<Dispatch> dispatch;
     size_t segment;
     VkFence fence;
+    TimestampWindow window; ///< for a segment that writes timestamps
   };
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.
@@ -81,6 +86,7 @@ private:
   VkDevice device_;
   VkQueue queue_;
   std::string deviceName_;
+  DeviceClock &clock_;
   mutable std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable dispatchFinished_;
