@@ -14,7 +14,10 @@
 // workload's result was wrong or an OpenCL call failed. Simulated devices
 // (cl_polymux_instruction_counters) run the --quick sizes.
 #include "bench_cl.h"
+#include "compute_peak.h"
+#include "global_bandwidth.h"
 #include "math_workloads.h"
+#include "sgemm.h"
 #include "sim_workloads.h"
 #include "workloads.h"
 
@@ -34,6 +37,8 @@ struct Column {
   bool polymux = false;
   bench::Figure latency, write, read, triad;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
+  /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels().
+  std::vector<bench::Figure> compute, bandwidth, gemm;
   bench::Figure simCompute, simMemory; ///< simulated devices only
 };
 
@@ -61,12 +66,13 @@ std::string formatRatio(const bench::Figure &ours, const bench::Figure &theirs) 
   return text;
 }
 
-/// Every figure of a column in table order: the fixed workloads, then one
-/// per bench::mathCases() entry.
+/// Every figure of a column in table order: the fixed workloads, the
+/// throughput workloads, then one per bench::mathCases() entry.
 std::vector<const bench::Figure *> figures(const Column &column) {
   std::vector<const bench::Figure *> all = {&column.latency, &column.write, &column.read, &column.triad};
-  for (const bench::Figure &figure : column.math)
-    all.push_back(&figure);
+  for (const auto *group : {&column.bandwidth, &column.compute, &column.gemm, &column.math})
+    for (const bench::Figure &figure : *group)
+      all.push_back(&figure);
   all.push_back(&column.simCompute);
   all.push_back(&column.simMemory);
   return all;
@@ -88,6 +94,8 @@ void printTable(const std::vector<Column> &columns) {
   std::vector<std::string> labels = {"launch latency, empty kernel (us, median; lower is better)",
                                      "clEnqueueWriteBuffer bandwidth (GB/s, best)",
                                      "clEnqueueReadBuffer bandwidth (GB/s, best)", "STREAM triad a=b+s*c (GB/s, best)"};
+  for (auto group : {bench::globalBandwidthLabels(), bench::peakComputeLabels(), bench::sgemmLabels()})
+    labels.insert(labels.end(), group.begin(), group.end());
   for (const bench::MathCase &math : bench::mathCases())
     labels.push_back(std::string(math.label) + " (Melem/s, best)");
   labels.push_back("simulated instructions, compute-bound (M/s, device)");
@@ -118,6 +126,7 @@ void printTable(const std::vector<Column> &columns) {
 
 bench::Sizes quickSizes() {
   bench::Sizes sizes;
+  sizes.quick = true;
   sizes.latencyRuns = 200;
   sizes.transferBytes = size_t{32} << 20;
   sizes.transferRuns = 3;
@@ -209,6 +218,9 @@ int main(int argc, char **argv) {
         column.write = transfer.write;
         column.read = transfer.read;
         column.triad = bench::triadBandwidth(session, deviceSizes);
+        column.bandwidth = bench::globalBandwidth(session, deviceSizes);
+        column.compute = bench::peakCompute(session, deviceSizes);
+        column.gemm = bench::sgemm(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
           column.math.push_back(
               bench::mathThroughput(session, math, deviceSizes.mathElements, deviceSizes.mathRuns));
@@ -220,7 +232,11 @@ int main(int argc, char **argv) {
       } catch (const bench::ClError &error) {
         column.latency.problem = std::string(error.what()) + " -> " + std::to_string(error.code());
       }
-      column.math.resize(bench::mathCases().size()); // a session that failed early ran none
+      // A session that failed early ran none of these.
+      column.bandwidth.resize(bench::globalBandwidthLabels().size());
+      column.compute.resize(bench::peakComputeLabels().size());
+      column.gemm.resize(bench::sgemmLabels().size());
+      column.math.resize(bench::mathCases().size());
       for (const bench::Figure *figure : figures(column))
         if (!figure->value && !figure->unsupported) {
           failed = true;

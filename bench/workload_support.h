@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace bench {
 
@@ -72,6 +74,34 @@ inline Figure wrongResult(std::string what) {
   figure.problem = std::move(what);
   figure.wrong = true;
   return figure;
+}
+
+/// About `samples` indices spread evenly over [0, count), the first and the
+/// last included: the outputs a workload checks when checking all would cost
+/// more host time than the kernel.
+inline std::vector<size_t> sampleIndices(size_t count, size_t samples) {
+  std::vector<size_t> indices;
+  if (count == 0)
+    return indices;
+  const size_t stride = std::max<size_t>(count / std::max<size_t>(samples, 1), 1);
+  for (size_t i = 0; i < count; i += stride)
+    indices.push_back(i);
+  if (indices.back() != count - 1)
+    indices.push_back(count - 1);
+  return indices;
+}
+
+/// The fastest of several figures of one workload (vector widths, access
+/// patterns), for a "best" row; the others keep their own rows, so a wrong
+/// one still fails the run there. With no figure at all, the first problem.
+inline Figure bestOf(std::span<const Figure> figures) {
+  Figure best;
+  for (const Figure &figure : figures)
+    if (figure.value && (!best.value || *figure.value > *best.value))
+      best = figure;
+  if (!best.value && !figures.empty())
+    best = figures.front();
+  return best;
 }
 
 } // namespace bench

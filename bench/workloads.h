@@ -11,6 +11,9 @@
 namespace bench {
 
 struct Sizes {
+  /// --quick: the throughput workloads (peak compute, global bandwidth,
+  /// SGEMM) size themselves per device and take smaller sizes.
+  bool quick = false;
   size_t latencyRuns = 1000;                ///< empty-kernel launches measured
   size_t transferBytes = size_t{256} << 20; ///< buffer read/write size
   size_t transferRuns = 5;

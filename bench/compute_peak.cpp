@@ -1,0 +1,130 @@
+#include "compute_peak.h"
+
+#include "device_facts.h"
+#include "launch_timing.h"
+#include "width_sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace bench {
+namespace {
+
+constexpr unsigned kWidths[] = {1, 2, 4, 8, 16};
+/// Multiply-adds per work-item, whatever the width (as clpeak: the same work,
+/// spread over more lanes).
+constexpr unsigned kMadsPerItem = 4096;
+/// Dependent mad() statements in the loop body.
+constexpr unsigned kUnroll = 16;
+/// The multiplier and addend: x * 1 is exact, and x + 0.5 stays exact while
+/// x < 2^22, so mad()'s fused and unfused forms give the same bits and the
+/// host reference needs no tolerance. They are kernel arguments, so no
+/// compiler can fold the chain away.
+constexpr float kMultiplier = 1.0f;
+constexpr float kAddend = 0.5f;
+
+/// Lane l of work-item g starts at (g mod 1024) + l/2.
+float laneStart(size_t item, unsigned lane) {
+  return static_cast<float>(item & 1023) + 0.5f * static_cast<float>(lane);
+}
+
+std::string kernelSource(unsigned width) {
+  const std::string type = floatType(width);
+  const unsigned iterations = kMadsPerItem / width / kUnroll;
+  std::string lanes = "0.0f";
+  for (unsigned lane = 1; lane < width; ++lane) {
+    char text[32];
+    std::snprintf(text, sizeof text, ", %.1ff", 0.5 * lane);
+    lanes += text;
+  }
+  std::string source = "kernel void peak(global float *out, float a, float b) {\n"
+                       "  const size_t g = get_global_id(0);\n  " +
+                       type + " x = (" + type + ")((float)(g & 1023)) + (" + type + ")(" + lanes + ");\n  const " +
+                       type + " va = (" + type + ")(a), vb = (" + type + ")(b);\n  for (int i = 0; i < " +
+                       std::to_string(iterations) + "; ++i) {\n";
+  for (unsigned i = 0; i < kUnroll; ++i)
+    source += "    x = mad(x, va, vb);\n";
+  source += "  }\n  out[g] = " + laneSum("x", width) + ";\n}\n";
+  return source;
+}
+
+/// The kernel's result for one work-item, computed in the same order.
+float hostResult(size_t item, unsigned width) {
+  float sum = 0;
+  for (unsigned lane = 0; lane < width; ++lane) {
+    float x = laneStart(item, lane);
+    for (unsigned i = 0; i < kMadsPerItem / width; ++i)
+      x = std::fma(x, kMultiplier, kAddend);
+    sum = lane == 0 ? x : sum + x;
+  }
+  return sum;
+}
+
+size_t workItems(const DeviceFacts &facts, bool quick) {
+  size_t items = 0;
+  switch (facts.kind) {
+  case DeviceFacts::Kind::Gpu: // 16M items x 4096 mads: 2 ms on an H100
+    items = quick ? size_t{1} << 22 : size_t{1} << 24;
+    break;
+  case DeviceFacts::Kind::Cpu:
+    items = facts.computeUnits * (quick ? size_t{2048} : size_t{16384});
+    break;
+  case DeviceFacts::Kind::Simulated: // 4M guest mads per width
+    items = 1024;
+    break;
+  }
+  items = std::min<size_t>(items, facts.maxAlloc / sizeof(float));
+  return std::max<size_t>(items / 1024 * 1024, 1024);
+}
+
+Figure runWidth(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, unsigned width, cl_mem out,
+                size_t items) {
+  try {
+    const std::string source = kernelSource(width);
+    BuiltKernel built = build(session, source.c_str(), "peak");
+    cl_kernel kernel = built.kernel.get();
+    check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &out), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(float), &kMultiplier), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 2, sizeof(float), &kAddend), "clSetKernelArg");
+    Launch launch;
+    launch.kernel = kernel;
+    launch.global[0] = items;
+    launch.driverChoosesLocal = true;
+    const double seconds = secondsPerLaunch(session, launch, timingPlan(facts, sizes.quick));
+
+    std::vector<float> result(items);
+    check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, items * sizeof(float), result.data(), 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer");
+    for (size_t item : sampleIndices(items, 512)) {
+      const float expected = hostResult(item, width);
+      if (result[item] != expected)
+        return wrongResult(floatType(width) + " chain of work-item " + std::to_string(item) + " = " +
+                           std::to_string(result[item]) + ", expected " + std::to_string(expected));
+    }
+    return {2.0 * kMadsPerItem * static_cast<double>(items) / seconds / 1e9, {}, false};
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
+}
+
+} // namespace
+
+std::span<const std::string> peakComputeLabels() {
+  static const std::vector<std::string> labels = widthLabels("peak SP compute, mad chains, best width (GFLOPS)",
+                                                             "peak SP compute, ", kWidths, " mad chains (GFLOPS)");
+  return labels;
+}
+
+std::vector<Figure> peakCompute(const DeviceSession &session, const Sizes &sizes) {
+  return sweepWidths(std::size(kWidths), [&](std::span<Figure> widths) {
+    const DeviceFacts facts = deviceFacts(session.device());
+    const size_t items = workItems(facts, sizes.quick);
+    MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, items * sizeof(float));
+    for (size_t i = 0; i < std::size(kWidths); ++i)
+      widths[i] = runWidth(session, facts, sizes, kWidths[i], out.get(), items);
+  });
+}
+
+} // namespace bench

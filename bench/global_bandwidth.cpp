@@ -1,0 +1,132 @@
+#include "global_bandwidth.h"
+
+#include "device_facts.h"
+#include "launch_timing.h"
+#include "width_sweep.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace bench {
+namespace {
+
+constexpr unsigned kWidths[] = {1, 4, 16};
+constexpr unsigned kLoadsPerItem = 16;
+/// The work-group size asked for (less where the device allows less).
+/// Buffers are a multiple of this many work-items' loads at the widest width.
+constexpr size_t kLocal = 256;
+constexpr size_t kBytesQuantum = kLocal * kLoadsPerItem * 16 * sizeof(float);
+/// Element j holds j mod 61: every sum of 16 x 16 of them is an integer
+/// below 2^24, exact in float whatever order the device adds in.
+constexpr uint32_t kPeriod = 61;
+
+// Work-group q reads the block of local x 16 elements starting at q x local x
+// 16; at step k its work-items read `local` consecutive elements: coalesced
+// on a GPU, one contiguous block per group on a CPU.
+std::string kernelSource(unsigned width) {
+  const std::string type = floatType(width);
+  return "kernel void loads(global const " + type +
+         " *in, global float *out) {\n"
+         "  const size_t size = get_local_size(0);\n"
+         "  size_t i = get_group_id(0) * size * " +
+         std::to_string(kLoadsPerItem) + " + get_local_id(0);\n  " + type + " s = (" + type +
+         ")(0.0f);\n"
+         "  for (int k = 0; k < " +
+         std::to_string(kLoadsPerItem) +
+         "; ++k, i += size)\n    s += in[i];\n  out[get_global_id(0)] = " + laneSum("s", width) + ";\n}\n";
+}
+
+/// The sum work-item `item` writes, from the element pattern alone.
+uint64_t expectedSum(size_t item, size_t local, unsigned width) {
+  const size_t group = item / local, lid = item % local;
+  uint64_t sum = 0;
+  for (size_t k = 0; k < kLoadsPerItem; ++k) {
+    const size_t vector = group * local * kLoadsPerItem + lid + k * local;
+    for (unsigned lane = 0; lane < width; ++lane)
+      sum += (vector * width + lane) % kPeriod;
+  }
+  return sum;
+}
+
+size_t bufferBytes(const DeviceFacts &facts, bool quick) {
+  size_t bytes = 0;
+  switch (facts.kind) {
+  case DeviceFacts::Kind::Gpu: // 1 GiB: 20 times an H100's 50 MB L2
+    bytes = quick ? size_t{256} << 20 : size_t{1} << 30;
+    break;
+  case DeviceFacts::Kind::Cpu:
+    bytes = quick ? size_t{64} << 20 : size_t{256} << 20;
+    break;
+  case DeviceFacts::Kind::Simulated:
+    bytes = size_t{4} << 20;
+    break;
+  }
+  bytes = std::min<size_t>({bytes, facts.maxAlloc, facts.globalMem / 4});
+  return std::max(bytes / kBytesQuantum * kBytesQuantum, kBytesQuantum);
+}
+
+Figure runWidth(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, unsigned width, cl_mem in,
+                cl_mem out, size_t elements) {
+  try {
+    const std::string source = kernelSource(width);
+    BuiltKernel built = build(session, source.c_str(), "loads");
+    cl_kernel kernel = built.kernel.get();
+    check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &in), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &out), "clSetKernelArg");
+    size_t kernelLimit = 0;
+    check(clGetKernelWorkGroupInfo(kernel, session.device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof kernelLimit,
+                                   &kernelLimit, nullptr),
+          "clGetKernelWorkGroupInfo");
+    const size_t local = powerOfTwoAtMost(std::min(facts.maxWorkGroup, kernelLimit), kLocal);
+    const size_t items = elements / width / kLoadsPerItem;
+    Launch launch;
+    launch.kernel = kernel;
+    launch.global[0] = items;
+    launch.local[0] = local;
+    const double seconds = secondsPerLaunch(session, launch, timingPlan(facts, sizes.quick));
+
+    std::vector<float> result(items);
+    check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, items * sizeof(float), result.data(), 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer");
+    for (size_t item : sampleIndices(items, 1 << 16)) {
+      const uint64_t expected = expectedSum(item, local, width);
+      if (result[item] != static_cast<float>(expected))
+        return wrongResult(floatType(width) + " loads: work-item " + std::to_string(item) + " summed " +
+                           std::to_string(result[item]) + ", expected " + std::to_string(expected));
+    }
+    return {static_cast<double>(elements * sizeof(float)) / seconds / 1e9, {}, false};
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
+}
+
+} // namespace
+
+std::span<const std::string> globalBandwidthLabels() {
+  static const std::vector<std::string> labels =
+      widthLabels("global memory bandwidth, best width (GB/s)", "global memory bandwidth, ", kWidths, " loads (GB/s)");
+  return labels;
+}
+
+std::vector<Figure> globalBandwidth(const DeviceSession &session, const Sizes &sizes) {
+  return sweepWidths(std::size(kWidths), [&](std::span<Figure> widths) {
+    const DeviceFacts facts = deviceFacts(session.device());
+    const size_t bytes = bufferBytes(facts, sizes.quick);
+    const size_t elements = bytes / sizeof(float);
+    MemPtr in = createBuffer(session, CL_MEM_READ_ONLY, bytes);
+    {
+      std::vector<float> pattern(elements);
+      for (size_t j = 0, value = 0; j < elements; ++j, value = value + 1 == kPeriod ? 0 : value + 1)
+        pattern[j] = static_cast<float>(value);
+      check(clEnqueueWriteBuffer(session.queue(), in.get(), CL_TRUE, 0, bytes, pattern.data(), 0, nullptr, nullptr),
+            "clEnqueueWriteBuffer");
+    }
+    // Width 1 has the most work-items: one float out for each.
+    MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, elements / kLoadsPerItem * sizeof(float));
+    for (size_t i = 0; i < std::size(kWidths); ++i)
+      widths[i] = runWidth(session, facts, sizes, kWidths[i], in.get(), out.get(), elements);
+  });
+}
+
+} // namespace bench

@@ -1,0 +1,217 @@
+#include "sgemm.h"
+
+#include "device_facts.h"
+#include "launch_timing.h"
+#include "workload_support.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace bench {
+namespace {
+
+constexpr size_t kSizes[] = {256, 1024, 4096};
+constexpr size_t kTile = 64;  ///< C tile per work-group, and the multiple n must be
+constexpr size_t kGroup = 16; ///< work-items per dimension: 4 x 4 outputs each
+
+// Work-item (tx, ty) owns rows ty + 16 i and columns tx + 16 j of the tile:
+// neighbouring work-items touch neighbouring local-memory words, and the
+// transposed A tile has one word of padding per row so that the transposing
+// stores fall into different banks.
+const char *kSgemmSource = R"CLC(
+#define TILE 64
+#define DEPTH 16
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void sgemm(const int n, __global const float *A, __global const float *B, __global float *C) {
+  __local float As[DEPTH][TILE + 1]; /* As[k][r] = A[row0 + r][k0 + k] */
+  __local float Bs[DEPTH][TILE];     /* Bs[k][c] = B[k0 + k][col0 + c] */
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int t = ty * 16 + tx;
+  const int row0 = get_group_id(1) * TILE, col0 = get_group_id(0) * TILE;
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      acc[i][j] = 0.0f;
+  for (int k0 = 0; k0 < n; k0 += DEPTH) {
+    /* 256 work-items stage 64 x 16 words of A and 16 x 64 of B, 4 each. */
+    for (int l = 0; l < 4; ++l) {
+      const int e = t + 256 * l;
+      As[e % DEPTH][e / DEPTH] = A[(row0 + e / DEPTH) * n + k0 + e % DEPTH];
+      Bs[e / TILE][e % TILE] = B[(k0 + e / TILE) * n + col0 + e % TILE];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < DEPTH; ++k) {
+      float a[4], b[4];
+      for (int i = 0; i < 4; ++i)
+        a[i] = As[k][ty + 16 * i];
+      for (int j = 0; j < 4; ++j)
+        b[j] = Bs[k][tx + 16 * j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] = mad(a[i], b[j], acc[i][j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      C[(row0 + ty + 16 * i) * n + col0 + tx + 16 * j] = acc[i][j];
+}
+)CLC";
+
+/// Deterministic values in [-1, 1) (xorshift64*), so runs are comparable.
+std::vector<float> randomMatrix(size_t n, uint64_t seed) {
+  std::vector<float> values(n * n);
+  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (float &value : values) {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    const uint64_t bits = state * 0x2545F4914F6CDD1Dull;
+    value = static_cast<float>(static_cast<double>(bits >> 40) / static_cast<double>(1 << 23) - 1.0);
+  }
+  return values;
+}
+
+/// Whether `value` is within the worst-case error of an n-term float dot
+/// product (any summation order, fused or not: (n + 2) u sum |a b|, u = 2^-24)
+/// of the exact `reference`.
+bool withinRounding(float value, double reference, double magnitude, size_t n) {
+  return std::fabs(static_cast<double>(value) - reference) <= static_cast<double>(n + 2) * 0x1p-24 * magnitude;
+}
+
+/// Checks rows and columns of C spread over tiles and positions in a tile;
+/// returns the first mismatch, or nothing.
+std::string checkProduct(const std::vector<float> &a, const std::vector<float> &b, const std::vector<float> &c,
+                         size_t n) {
+  const size_t picks[] = {0, n / 3 + 5, (2 * n) / 3 + 17, n - 1};
+  std::vector<double> exact(n), magnitude(n), column(n);
+  auto mismatch = [&](size_t row, size_t col, double reference) {
+    return "C[" + std::to_string(row) + "][" + std::to_string(col) + "] = " + std::to_string(c[row * n + col]) +
+           ", expected " + std::to_string(reference);
+  };
+  for (size_t row : picks) { // C[row][*], streaming through B's rows
+    std::fill(exact.begin(), exact.end(), 0.0);
+    std::fill(magnitude.begin(), magnitude.end(), 0.0);
+    for (size_t k = 0; k < n; ++k) {
+      const double aik = a[row * n + k];
+      for (size_t j = 0; j < n; ++j) {
+        exact[j] += aik * b[k * n + j];
+        magnitude[j] += std::fabs(aik * b[k * n + j]);
+      }
+    }
+    for (size_t j = 0; j < n; ++j)
+      if (!withinRounding(c[row * n + j], exact[j], magnitude[j], n))
+        return mismatch(row, j, exact[j]);
+  }
+  for (size_t col : picks) { // C[*][col]: each row of A against B's column
+    for (size_t k = 0; k < n; ++k)
+      column[k] = b[k * n + col];
+    for (size_t i = 0; i < n; ++i) {
+      double sum = 0, size = 0;
+      for (size_t k = 0; k < n; ++k) {
+        sum += a[i * n + k] * column[k];
+        size += std::fabs(a[i * n + k] * column[k]);
+      }
+      if (!withinRounding(c[i * n + col], sum, size, n))
+        return mismatch(i, col, sum);
+    }
+  }
+  return "";
+}
+
+/// Why a device skips size n, or nothing.
+std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
+  if (facts.kind == DeviceFacts::Kind::Simulated && n > 256)
+    return "simulated device: n=256 only";
+  if (n >= 4096 && quick && facts.kind != DeviceFacts::Kind::Gpu)
+    return "--quick on a device that is not a GPU";
+  if (n >= 4096 && facts.globalMem < (cl_ulong{1} << 30))
+    return "less than 1 GiB of global memory";
+  if (n * n * sizeof(float) > facts.maxAlloc)
+    return "matrix larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+  return {};
+}
+
+Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, cl_kernel kernel, size_t n,
+               bool first) {
+  try {
+    const size_t bytes = n * n * sizeof(float);
+    std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2), c(n * n);
+    MemPtr aBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data());
+    MemPtr bBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data());
+    MemPtr cBuffer = createBuffer(session, CL_MEM_WRITE_ONLY, bytes);
+    const cl_int size = static_cast<cl_int>(n);
+    cl_mem am = aBuffer.get(), bm = bBuffer.get(), cm = cBuffer.get();
+    check(clSetKernelArg(kernel, 0, sizeof size, &size), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &am), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 2, sizeof(cl_mem), &bm), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &cm), "clSetKernelArg");
+    Launch launch;
+    launch.kernel = kernel;
+    launch.dims = 2;
+    launch.global = {n / 4, n / 4};
+    launch.local = {kGroup, kGroup};
+    TimingPlan plan = timingPlan(facts, sizes.quick);
+    // Compilation at enqueue happens once per kernel; a CPU's n=4096
+    // launch lasts long enough not to repeat it just to warm up.
+    plan.warmUp = first || facts.kind == DeviceFacts::Kind::Gpu;
+    const double seconds = secondsPerLaunch(session, launch, plan);
+    check(clEnqueueReadBuffer(session.queue(), cm, CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    if (std::string mismatch = checkProduct(a, b, c, n); !mismatch.empty())
+      return wrongResult(std::move(mismatch));
+    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    return {flops / seconds / 1e9, {}, false};
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
+}
+
+Figure unsupported(std::string why) {
+  Figure figure;
+  figure.problem = std::move(why);
+  figure.unsupported = true;
+  return figure;
+}
+
+} // namespace
+
+std::span<const std::string> sgemmLabels() {
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> all;
+    for (size_t n : kSizes)
+      all.push_back("SGEMM n=" + std::to_string(n) + ", 64x64 tiles, same kernel (GFLOPS)");
+    return all;
+  }();
+  return labels;
+}
+
+std::vector<Figure> sgemm(const DeviceSession &session, const Sizes &sizes) {
+  std::vector<Figure> figures(sgemmLabels().size());
+  try {
+    const DeviceFacts facts = deviceFacts(session.device());
+    if (facts.maxWorkGroup < kGroup * kGroup) {
+      for (Figure &figure : figures)
+        figure = unsupported("work-groups of 256 not offered");
+      return figures;
+    }
+    BuiltKernel built = build(session, kSgemmSource, "sgemm");
+    bool first = true;
+    for (size_t i = 0; i < std::size(kSizes); ++i) {
+      const std::string skip = skipReason(facts, sizes.quick, kSizes[i]);
+      if (!skip.empty()) {
+        figures[i] = unsupported(skip);
+        continue;
+      }
+      figures[i] = runSize(session, facts, sizes, built.kernel.get(), kSizes[i], first);
+      first = false;
+    }
+  } catch (const ClError &error) {
+    for (Figure &figure : figures)
+      if (!figure.value && !figure.unsupported)
+        figure = fromError(error);
+  }
+  return figures;
+}
+
+} // namespace bench
