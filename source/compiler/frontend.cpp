@@ -14,6 +14,8 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 extern "C" __attribute__((visibility("hidden"))) const char polymux_opencl_c_base_header_begin[],
     polymux_opencl_c_base_header_end[];
 
@@ -65,6 +67,10 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   // Clang defines __OPENCL_C_VERSION__ but not __OPENCL_VERSION__ (the
   // device's OpenCL version) for non-SPIR triples.
   args.push_back("-D__OPENCL_VERSION__=" + std::to_string(config.openclVersion));
+  // Clang defines __IMAGE_SUPPORT__ for every SPIR and SPIR-V triple; it
+  // must follow the device (CTS basic kernel_numeric_constants).
+  if (std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_images") == config.extensions.end())
+    args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
   for (const std::string &define : options.defines) {
     args.push_back("-D");
     args.push_back(define);
