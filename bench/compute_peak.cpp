@@ -121,6 +121,7 @@ std::vector<Figure> peakCompute(const DeviceSession &session, const Sizes &sizes
   return sweepWidths(std::size(kWidths), [&](std::span<Figure> widths) {
     const DeviceFacts facts = deviceFacts(session.device());
     const size_t items = workItems(facts, sizes.quick);
+    std::fprintf(stderr, "  peak compute: %zu work-items x %u mads\n", items, kMadsPerItem);
     MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, items * sizeof(float));
     for (size_t i = 0; i < std::size(kWidths); ++i)
       widths[i] = runWidth(session, facts, sizes, kWidths[i], out.get(), items);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace bench {
 namespace {
@@ -203,6 +204,7 @@ std::vector<Figure> sgemm(const DeviceSession &session, const Sizes &sizes) {
         figures[i] = unsupported(skip);
         continue;
       }
+      std::fprintf(stderr, "  SGEMM: n=%zu\n", kSizes[i]);
       figures[i] = runSize(session, facts, sizes, built.kernel.get(), kSizes[i], first);
       first = false;
     }
