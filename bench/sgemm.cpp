@@ -122,6 +122,8 @@ std::string checkProduct(const std::vector<float> &a, const std::vector<float> &
 
 /// Why a device skips size n, or nothing.
 std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
+  if (facts.maxWorkGroup < kGroup * kGroup)
+    return "work-groups of 256 work-items not offered";
   if (facts.kind == DeviceFacts::Kind::Simulated && n > 256)
     return "simulated device: n=256 only";
   if (n >= 4096 && quick && facts.kind != DeviceFacts::Kind::Gpu)
@@ -191,26 +193,25 @@ std::vector<Figure> sgemm(const DeviceSession &session, const Sizes &sizes) {
   std::vector<Figure> figures(sgemmLabels().size());
   try {
     const DeviceFacts facts = deviceFacts(session.device());
-    if (facts.maxWorkGroup < kGroup * kGroup) {
-      for (Figure &figure : figures)
-        figure = unsupported("work-groups of 256 not offered");
-      return figures;
-    }
-    BuiltKernel built = build(session, kSgemmSource, "sgemm");
-    bool first = true;
+    // Sizes skipped stay n/a even when the kernel then fails to build.
+    std::vector<size_t> run;
     for (size_t i = 0; i < std::size(kSizes); ++i) {
       const std::string skip = skipReason(facts, sizes.quick, kSizes[i]);
-      if (!skip.empty()) {
+      if (skip.empty())
+        run.push_back(i);
+      else
         figures[i] = unsupported(skip);
-        continue;
-      }
+    }
+    if (run.empty())
+      return figures;
+    BuiltKernel built = build(session, kSgemmSource, "sgemm");
+    for (size_t i : run) {
       std::fprintf(stderr, "  SGEMM: n=%zu\n", kSizes[i]);
-      figures[i] = runSize(session, facts, sizes, built.kernel.get(), kSizes[i], first);
-      first = false;
+      figures[i] = runSize(session, facts, sizes, built.kernel.get(), kSizes[i], i == run.front());
     }
   } catch (const ClError &error) {
     for (Figure &figure : figures)
-      if (!figure.value && !figure.unsupported)
+      if (!figure.unsupported)
         figure = fromError(error);
   }
   return figures;
