@@ -15,7 +15,7 @@ namespace bench {
 /// Row labels: the best width first, then one per load width.
 std::span<const std::string> globalBandwidthLabels();
 
-/// One figure per label; every sampled work-item's sum is checked against
+/// One figure per label; every work-item's sum is checked against
 /// the sum of the same elements computed on the host.
 std::vector<Figure> globalBandwidth(const DeviceSession &session, const Sizes &sizes);
 
