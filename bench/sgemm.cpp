@@ -14,6 +14,9 @@ namespace {
 constexpr size_t kSizes[] = {256, 1024, 4096};
 constexpr size_t kTile = 64;  ///< C tile per work-group, and the multiple n must be
 constexpr size_t kGroup = 16; ///< work-items per dimension: 4 x 4 outputs each
+/// A size whose single launch would last longer, at the rate the previous
+/// size ran, is skipped (n=4096 on lavapipe: about 4 minutes here).
+constexpr double kMaxLaunchSeconds = 120;
 
 // Work-item (tx, ty) owns rows ty + 16 i and columns tx + 16 j of the tile:
 // neighbouring work-items touch neighbouring local-memory words, and the
@@ -170,7 +173,9 @@ Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Siz
   }
 }
 
-Figure unsupported(std::string why) {
+/// An n/a figure for size n, and why on stderr beside the sizes run.
+Figure unsupported(size_t n, std::string why) {
+  std::fprintf(stderr, "  SGEMM: n=%zu skipped: %s\n", n, why.c_str());
   Figure figure;
   figure.problem = std::move(why);
   figure.unsupported = true;
@@ -200,14 +205,24 @@ std::vector<Figure> sgemm(const DeviceSession &session, const Sizes &sizes) {
       if (skip.empty())
         run.push_back(i);
       else
-        figures[i] = unsupported(skip);
+        figures[i] = unsupported(kSizes[i], skip);
     }
     if (run.empty())
       return figures;
     BuiltKernel built = build(session, kSgemmSource, "sgemm");
+    const Figure *previous = nullptr;
     for (size_t i : run) {
+      const double flops = 2.0 * std::pow(static_cast<double>(kSizes[i]), 3);
+      const double projected = previous && previous->value ? flops / (*previous->value * 1e9) : 0;
+      if (projected > kMaxLaunchSeconds) {
+        figures[i] =
+            unsupported(kSizes[i], "one launch would take about " + std::to_string(static_cast<int>(projected)) +
+                                       " s at the smaller size's rate");
+        continue;
+      }
       std::fprintf(stderr, "  SGEMM: n=%zu\n", kSizes[i]);
       figures[i] = runSize(session, facts, sizes, built.kernel.get(), kSizes[i], i == run.front());
+      previous = &figures[i];
     }
   } catch (const ClError &error) {
     for (Figure &figure : figures)

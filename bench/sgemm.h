@@ -21,7 +21,8 @@ std::span<const std::string> sgemmLabels();
 /// a double-precision product on the host, within the worst-case rounding
 /// error of an n-term float dot product. Sizes a device should not run
 /// (simulated devices above n=256; n=4096 on CPUs with --quick or on devices
-/// with less than 1 GiB) are `unsupported`.
+/// with less than 1 GiB; a size whose launch would last over 2 minutes at
+/// the previous size's rate) are `unsupported`.
 std::vector<Figure> sgemm(const DeviceSession &session, const Sizes &sizes);
 
 } // namespace bench
