@@ -127,6 +127,7 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   VkResult result = lost_ ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   VkFence fence = VK_NULL_HANDLE;
   TimestampWindow window;
+  uint64_t sequence = 0;
   if (result == VK_SUCCESS) {
     fence = takeFence();
     if (fence == VK_NULL_HANDLE)
@@ -166,6 +167,8 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     if (!timestamps.empty())
       window = clock_.open();
     result = vkQueueSubmit2(queue_, 1, &submit, fence);
+    if (result == VK_SUCCESS)
+      sequence = shared_->retiredSemaphores().submitted();
     if (result == VK_SUCCESS && last)
       for (Semaphore *semaphore : dispatch->signals) {
         semaphore->nextSignalValue();
@@ -188,7 +191,7 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     dispatch->outcome =
         mux::Outcome(statusOf(result), "submission to device '" + deviceName_ + "' failed: " + resultName(result));
   } else {
-    inFlight_.push_back({dispatch, segment, fence, window});
+    inFlight_.push_back({dispatch, segment, fence, window, sequence});
   }
   workArrived_.notify_all();
 }
@@ -210,6 +213,13 @@ void Queue::completionLoop() {
       return;
     }
     if (inFlight_.empty()) {
+      if (!shared_->retiredSemaphores().empty()) {
+        // Nothing in flight: once the driver's queue is idle too, nothing
+        // refers to a released semaphore any more. Under mutex_, which
+        // every use of queue_ holds.
+        vkQueueWaitIdle(queue_);
+        shared_->retiredSemaphores().destroyAll();
+      }
       if (stopping_) {
         // Held dispatches whose waits are met were submitted already; the
         // rest wait on semaphores nobody will signal any more.
@@ -228,6 +238,8 @@ void Queue::completionLoop() {
         continue;
       vkResetFences(device_, 1, &submission.fence);
       freeFences_.push_back(submission.fence);
+      if (result == VK_SUCCESS)
+        shared_->retiredSemaphores().completed(submission.sequence);
       if (result == VK_ERROR_DEVICE_LOST && !lost_) {
         lost_ = true;
         mux::support::log(mux::support::LogLevel::Error, "vulkan", "device '" + deviceName_ + "' was lost");

@@ -67,6 +67,7 @@ private:
     size_t segment;
     VkFence fence;
     TimestampWindow window; ///< for a segment that writes timestamps
+    uint64_t sequence = 0;  ///< RetiredSemaphores::submitted() of a submission that was made
   };
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.

@@ -20,18 +20,8 @@ llvm::Expected<std::unique_ptr<Semaphore>> Semaphore::create(SharedDevice device
 Semaphore::~Semaphore() {
   if (device_->abandoned())
     return;
-  // A fence can report a submission complete before the driver is done
-  // signalling its semaphores (lavapipe 22.3 then touched a destroyed
-  // semaphore from its queue thread): wait for the last signal first. A
-  // signal whose submission failed never comes, hence the bound.
-  if (value_ > 0) {
-    VkSemaphoreWaitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    waitInfo.semaphoreCount = 1;
-    waitInfo.pSemaphores = &semaphore_;
-    waitInfo.pValues = &value_;
-    vkWaitSemaphores(device_->get(), &waitInfo, 1'000'000'000);
-  }
-  vkDestroySemaphore(device_->get(), semaphore_, nullptr);
+  // Destroyed once the queue is done with it (retired_semaphores.h).
+  device_->retiredSemaphores().retire(semaphore_);
 }
 
 void Semaphore::reset() { signalSubmitted_.store(false, std::memory_order_release); }
