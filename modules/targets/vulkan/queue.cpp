@@ -16,9 +16,10 @@ constexpr uint64_t kFencePollNs = 100'000'000;
 
 } // namespace
 
-Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock)
+Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock,
+             std::chrono::microseconds spinBeforeBlocking)
     : shared_(std::move(device)), device_(shared_->get()), queue_(queue), deviceName_(std::move(deviceName)),
-      clock_(clock) {
+      clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
   completionThread_ = std::thread([this] { completionLoop(); });
 }
 
@@ -232,7 +233,12 @@ void Queue::completionLoop() {
     VkResult result = VK_SUCCESS;
     if (submission.fence != VK_NULL_HANDLE) {
       lock.unlock();
-      result = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, kFencePollNs);
+      result = VK_NOT_READY;
+      for (auto spinUntil = std::chrono::steady_clock::now() + spinBeforeBlocking_;
+           result == VK_NOT_READY && std::chrono::steady_clock::now() < spinUntil;)
+        result = vkGetFenceStatus(device_, submission.fence);
+      if (result == VK_NOT_READY)
+        result = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, kFencePollNs);
       lock.lock();
       if (result == VK_TIMEOUT)
         continue;

@@ -37,7 +37,12 @@ public:
   /// How long destruction waits for submitted work.
   static constexpr std::chrono::seconds kShutdownGrace{10};
 
-  Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock);
+  /// `spinBeforeBlocking`: how long the completion thread polls a fence
+  /// before it blocks on it. A GPU driver's blocking wait wakes the thread
+  /// tens of µs after the work ended, which short kernels feel as launch
+  /// latency; a CPU driver needs those cycles for the work itself (0).
+  Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock,
+        std::chrono::microseconds spinBeforeBlocking);
   /// Finishes what was submitted or can be, abandons dispatches whose
   /// semaphores nobody will signal, and stops the completion thread. Work
   /// still running kShutdownGrace after that abandons the device
@@ -88,6 +93,7 @@ private:
   VkQueue queue_;
   std::string deviceName_;
   DeviceClock &clock_;
+  std::chrono::microseconds spinBeforeBlocking_;
   mutable std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable dispatchFinished_;
