@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include "callback_thread.h"
+#include "completion_poll.h"
 #include "device.h"
 
 #include <algorithm>
@@ -512,7 +513,7 @@ void finishQueue(CommandQueue &queue) {
     flushQueue(queue, guard);
     last = q.nextSequence - 1;
   }
-  if (q.busy.load(std::memory_order_acquire) == 0)
+  if (pollBriefly(queue.device().info(), [&] { return q.busy.load(std::memory_order_acquire) == 0; }))
     return;
   SchedulerGuard guard;
   q.idle.wait(guard.lock(), [&] { return (q.live.empty() || q.live.front()->sequence > last) && q.releasing == 0; });
