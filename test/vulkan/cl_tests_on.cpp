@@ -1,8 +1,9 @@
-// cl_tests on the vulkan devices only: sets POLYMUX_DEVICES=vulkan and,
-// unless the caller chose a Vulkan driver, points the Vulkan loader at Mesa's
-// lavapipe; then runs cl_tests with the same arguments. A program of its
-// own (not an environment setting of ctest) so that test discovery, which
-// CMake 3.25 runs without the tests' environment, lists the same vulkan
+// cl_tests on some targets' devices: sets POLYMUX_DEVICES to
+// POLYMUX_TEST_DEVICES ("vulkan"; "host,vulkan" for contexts of both; the
+// targets other than vulkan) and, unless the caller chose a Vulkan driver, points the Vulkan loader at
+// Mesa's lavapipe; then runs cl_tests with the same arguments. A program of
+// its own (not an environment setting of ctest) so that test discovery,
+// which CMake 3.25 runs without the tests' environment, lists the same
 // tests, under the same names, as the runs do.
 #include <cerrno>
 #include <cstdio>
@@ -11,13 +12,13 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-  setenv("POLYMUX_DEVICES", "vulkan", 1);
+  setenv("POLYMUX_DEVICES", POLYMUX_TEST_DEVICES, 1);
   if (!std::getenv("VK_DRIVER_FILES") && !std::getenv("VK_ICD_FILENAMES") && access(POLYMUX_LAVAPIPE_ICD, R_OK) == 0) {
     setenv("VK_DRIVER_FILES", POLYMUX_LAVAPIPE_ICD, 1);
     setenv("VK_ICD_FILENAMES", POLYMUX_LAVAPIPE_ICD, 1); // loaders before 1.3.234
   }
   argv[0] = const_cast<char *>(POLYMUX_CL_TESTS);
   execv(POLYMUX_CL_TESTS, argv);
-  std::fprintf(stderr, "cl_tests_on_vulkan: cannot run %s: %s\n", POLYMUX_CL_TESTS, std::strerror(errno));
+  std::fprintf(stderr, "cannot run %s: %s\n", POLYMUX_CL_TESTS, std::strerror(errno));
   return 127;
 }
