@@ -159,6 +159,8 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
   llvm::StringRef name = callee->getName();
   if (std::optional<llvm::Error> handled = emitWorkItemBuiltin(call, name))
     return std::move(*handled);
+  if (std::optional<llvm::Error> handled = emitSubGroupBuiltin(call, name))
+    return std::move(*handled);
   if (isBarrierFunction(name) && !name.contains("sub_group")) {
     // barrier(flags) / work_group_barrier(flags[, scope]): CLK_LOCAL_MEM_FENCE
     // (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2) __global memory.
@@ -199,6 +201,24 @@ Id KernelEmitter::countZeros(Id operand, unsigned bits, bool leading) {
   Id count = op(spv::Op::OpSelect, int32,
                 {firstIsZero, op(spv::Op::OpIAdd, int32, {uint32(32), count32(second)}), count32(first)});
   return op(spv::Op::OpUConvert, uint64Type(), {count});
+}
+
+Id KernelEmitter::funnelShift(Id high, Id low, Id amount, llvm::Type *integer, bool left) {
+  // fshl: the top half of (high:low) << (amount mod width); fshr: the bottom
+  // half of (high:low) >> (amount mod width). A shift by the full width is
+  // undefined in SPIR-V, so a zero amount selects the unshifted operand.
+  unsigned bits = integer->getIntegerBitWidth();
+  Id integerType = type(integer);
+  Id shift = op(spv::Op::OpUMod, integerType, {amount, constant(llvm::ConstantInt::get(integer, bits))});
+  Id complement = op(spv::Op::OpISub, integerType, {constant(llvm::ConstantInt::get(integer, bits)), shift});
+  Id shifted = left ? op(spv::Op::OpBitwiseOr, integerType,
+                         {op(spv::Op::OpShiftLeftLogical, integerType, {high, shift}),
+                          op(spv::Op::OpShiftRightLogical, integerType, {low, complement})})
+                    : op(spv::Op::OpBitwiseOr, integerType,
+                         {op(spv::Op::OpShiftRightLogical, integerType, {low, shift}),
+                          op(spv::Op::OpShiftLeftLogical, integerType, {high, complement})});
+  Id isZero = op(spv::Op::OpIEqual, builder_.typeBool(), {shift, constant(llvm::ConstantInt::get(integer, 0))});
+  return op(spv::Op::OpSelect, integerType, {isZero, left ? high : low, shifted});
 }
 
 Id KernelEmitter::accurateSqrt(Id x) {
@@ -410,6 +430,11 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
       op(spv::Op::OpCopyObject, resultType, {accurateSqrt(value(call.getArgOperand(0)))}, result);
       return llvm::Error::success();
     }
+    // Double precision exists here only inside the builtins library's float
+    // functions (cl_khr_fp64 needs denormals no measured driver preserves):
+    // a root within a few double ulps is far inside the float result's ulp.
+    if (call.getType()->isDoubleTy())
+      return glsl(GLSLstd450Sqrt, {call.getArgOperand(0)});
     break;
   case llvm::Intrinsic::fma:
     if (call.getType()->isFloatTy() && (state_.config.fp64 || state_.config.shaderFloat64)) {
@@ -418,7 +443,14 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
          result);
       return llvm::Error::success();
     }
-    break; // GLSL.std.450 Fma need not be fused: no exact double fma
+    // GLSL.std.450 Fma need not be fused: no exact double fma. The library's
+    // float functions evaluate polynomials in double with fma; an unfused
+    // one adds a rounding of 2^-53, far inside the float result's ulp.
+    // (An exact double fma for cl_khr_fp64 kernels would rely on the driver
+    // fusing it, as the NVIDIA and llvmpipe drivers measured do.)
+    if (call.getType()->isDoubleTy())
+      return glsl(GLSLstd450Fma, {call.getArgOperand(0), call.getArgOperand(1), call.getArgOperand(2)});
+    break;
   case llvm::Intrinsic::is_fpclass: {
     if (call.getArgOperand(0)->getType()->isVectorTy())
       break;
@@ -487,6 +519,16 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
       break;
     op(spv::Op::OpCopyObject, resultType,
        {countZeros(value(call.getArgOperand(0)), bits, call.getIntrinsicID() == llvm::Intrinsic::ctlz)}, result);
+    return llvm::Error::success();
+  }
+  case llvm::Intrinsic::fshl:
+  case llvm::Intrinsic::fshr: {
+    if (call.getType()->isVectorTy())
+      break;
+    op(spv::Op::OpCopyObject, resultType,
+       {funnelShift(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)),
+                    call.getType(), call.getIntrinsicID() == llvm::Intrinsic::fshl)},
+       result);
     return llvm::Error::success();
   }
   case llvm::Intrinsic::bitreverse:

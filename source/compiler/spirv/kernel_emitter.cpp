@@ -284,6 +284,7 @@ llvm::Error KernelEmitter::emit() {
       // Arguments are loaded from the push constants at the start.
       emitFunctionVariables();
       emitProgramScopeAddresses();
+      emitSubGroupEntry();
       for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
         llvm::Type *argType = argument.getType();
         if (argumentMembers_[index] == ~0u) {

@@ -36,6 +36,8 @@ struct ModuleState {
   llvm::DenseMap<llvm::Type *, Id> types;
   std::array<Id, 3> localSize{0, 0, 0}; ///< spec constants 0, 1, 2
   Id workgroupId = 0, localInvocationId = 0;
+  /// Scalar Input built-ins (subgroup ones) by spv::BuiltIn.
+  llvm::DenseMap<uint32_t, Id> scalarBuiltins;
   ProgramScopeBlock programScope;
 };
 
@@ -74,6 +76,8 @@ private:
   /// Loads (stored == 0) or stores the word at `pointer` + `byteOffset`.
   Id wordAt(llvm::Value *pointer, uint64_t byteOffset, const llvm::Instruction &user, llvm::Error &error,
             Id stored = 0);
+  /// llvm.fshl / llvm.fshr on a scalar integer.
+  Id funnelShift(Id high, Id low, Id amount, llvm::Type *integer, bool left);
   /// A float square root within OpenCL's 3 ulp.
   Id accurateSqrt(Id x);
   /// A correctly rounded float fma through double precision.
@@ -100,6 +104,17 @@ private:
   llvm::Error emitCompare(llvm::CmpInst &compare);
   llvm::Error emitBinary(llvm::BinaryOperator &binary);
   std::optional<llvm::Error> emitWorkItemBuiltin(llvm::CallInst &call, llvm::StringRef name);
+  // Sub-groups (sub_group_emitter.cpp).
+  std::optional<llvm::Error> emitSubGroupBuiltin(llvm::CallInst &call, llvm::StringRef mangledName);
+  llvm::Error emitSubGroupCollective(llvm::CallInst &call, llvm::StringRef name, llvm::StringRef arguments);
+  /// A 64-bit collective (Collective, Combine) from 32-bit broadcasts.
+  Id wideSubGroupCollective(int collective, int combine, bool isSigned, Id x, Id source);
+  /// Loads a scalar subgroup built-in.
+  Id subgroupBuiltin(spv::BuiltIn which);
+  /// The ballot of the active invocations.
+  Id activeLanes();
+  /// At the kernel's start: the sub-group size, if the kernel asks for it.
+  void emitSubGroupEntry();
   Id globalAddress(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error);
   Id physicalPointer(llvm::Value *pointer, llvm::Type *pointee, const llvm::Instruction &user, llvm::Error &error);
   Id launchField(abi::vulkan::LaunchField field, uint32_t dimension);
@@ -148,6 +163,7 @@ private:
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
+  Id subGroupSize_ = 0; ///< set by emitSubGroupEntry
 };
 
 } // namespace compiler::spirv

@@ -7,25 +7,31 @@
 #include "compiler/passes.h"
 #include "mux/status.h"
 
+#include "llvm/CodeGen/ExpandReductions.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
 namespace compiler::spirv {
+
+namespace {
+constexpr unsigned kGenericAddressSpace = 4; // OpenCL's generic space on the SPIR-V triple
+} // namespace
 
 llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &config, bool optDisable) {
   if (llvm::Error error = linkBuiltinLibrary(module, config.builtinLibrary))
     return error;
-  // Clang 22 keeps a callable copy of each kernel (__clang_ocl_kern_imp_<k>);
-  // once inlined it is dead like every other non-kernel function.
   {
     llvm::ModulePassManager passes;
     passes.addPass(GuardIntegerDivisionPass());
     passes.addPass(LowerExactBuiltinsPass());
     passes.addPass(LowerAtomicBuiltinsPass());
+    // Clang 22 keeps a callable copy of each kernel (__clang_ocl_kern_imp_<k>);
+    // once inlined it is dead like every other non-kernel function.
     passes.addPass(InlineEverythingPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(CheckFullyInlinedPass());
@@ -47,6 +53,16 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   llvm::ModulePassManager passes = optDisable ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   passes.addPass(llvm::GlobalDCEPass());
+  // Everything is inlined, so generic pointers (address space 4, from the
+  // library's __generic forms) mostly come from one known space; what stays
+  // generic fails in the emitter. Vector reductions become lane operations.
+  {
+    llvm::FunctionPassManager functionPasses;
+    functionPasses.addPass(llvm::InferAddressSpacesPass(kGenericAddressSpace));
+    functionPasses.addPass(llvm::ExpandReductionsPass());
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functionPasses)));
+  }
+  passes.addPass(LowerMaskBitcastsPass());
   // GPUs run each work-item's code as scalars: vectors become scalars
   // (also those of 8 and 16 elements, which Vulkan SPIR-V does not have).
   // Then structured control flow, the order notes/vulkan-route.md measured
@@ -56,6 +72,11 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
                   "mergereturn,fix-irreducible,unify-loop-exits,structurizecfg,loop-simplify)"))
     return error;
   runModulePasses(module, builder, passes);
+  {
+    llvm::ModulePassManager wide;
+    wide.addPass(LowerWideIntegersPass());
+    runModulePasses(module, wide);
+  }
   // Constant expressions on variables (a GEP into a table) become
   // instructions: the emitter computes variable addresses at run time.
   llvm::SmallVector<llvm::Constant *, 8> variables;

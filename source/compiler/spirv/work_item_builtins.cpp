@@ -66,6 +66,9 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
       if (const llvm::Function *callee = call->getCalledFunction())
         if (auto builtin = workItemBuiltin(callee->getName()))
           fields |= fieldsOf(*builtin);
+        else if (callee->getName().contains("get_max_sub_group_size") ||
+                 callee->getName().contains("get_enqueued_num_sub_groups"))
+          fields |= bit(LaunchField::EnqueuedLocalSize); // the enqueued work-group's items
   return fields;
 }
 

@@ -18,4 +18,17 @@ struct CheckFullyInlinedPass : llvm::PassInfoMixin<CheckFullyInlinedPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// 128-bit integer arithmetic (mul_hi of 64-bit values) as 64-bit halves
+/// (lower_wide_integers.cpp); what it cannot lower stays for the emitter to
+/// refuse.
+struct LowerWideIntegersPass : llvm::PassInfoMixin<LowerWideIntegersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// any()/all() as `bitcast <N x i1> to iN` compared for equality: the
+/// lanes' bits in a 32- or 64-bit integer (lower_mask_bitcasts.cpp).
+struct LowerMaskBitcastsPass : llvm::PassInfoMixin<LowerMaskBitcastsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace compiler::spirv
