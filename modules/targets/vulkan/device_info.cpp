@@ -119,10 +119,11 @@ void describeSubgroups(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     return;
   const uint32_t size = facts.properties11.subgroupSize;
   info.subGroupSizes = {size};
-  uint32_t most = facts.properties13.maxComputeWorkgroupSubgroups;
-  if (!most)
-    most = static_cast<uint32_t>((info.maxWorkGroupSize + size - 1) / size);
-  info.maxNumSubGroups = most;
+  // A full work-group runs as ceil(items / size) sub-groups whatever
+  // maxComputeWorkgroupSubgroups says (lavapipe 22.3 reports 32 beside 1,024
+  // invocations in sub-groups of 8).
+  const auto fullGroup = static_cast<uint32_t>((info.maxWorkGroupSize + size - 1) / size);
+  info.maxNumSubGroups = std::max(facts.properties13.maxComputeWorkgroupSubgroups, fullGroup);
   // Vulkan promises no forward progress between invocations or sub-groups.
   info.subGroupIndependentForwardProgress = false;
 }
