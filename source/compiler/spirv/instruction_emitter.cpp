@@ -169,6 +169,21 @@ llvm::Error KernelEmitter::emitBinary(llvm::BinaryOperator &binary) {
                  binary.getOpcode() == llvm::Instruction::URem || binary.getOpcode() == llvm::Instruction::SRem ||
                  binary.isShift()))
     return unsupported(binary, "'" + llvm::Twine(binary.getOpcodeName()) + "' on i1");
+  if (opcode == spv::Op::OpSRem && binary.getType()->isIntegerTy(64)) {
+    // |x| umod |y|, negated with x: NVIDIA's driver (580.159) computed a
+    // 64-bit OpSRem by 1000 wrongly (5 for -7046029254386352619), while its
+    // 64-bit unsigned division is right. |INT64_MIN| is 2^63 unsigned.
+    Id boolType = builder_.typeBool(), zero = constant(llvm::ConstantInt::get(binary.getType(), 0));
+    auto magnitude = [&](Id v, Id isNegative) {
+      return op(spv::Op::OpSelect, resultType, {isNegative, op(spv::Op::OpSNegate, resultType, {v}), v});
+    };
+    Id leftNegative = op(spv::Op::OpSLessThan, boolType, {left, zero});
+    Id rightNegative = op(spv::Op::OpSLessThan, boolType, {right, zero});
+    Id remainder = op(spv::Op::OpUMod, resultType, {magnitude(left, leftNegative), magnitude(right, rightNegative)});
+    op(spv::Op::OpSelect, resultType, {leftNegative, op(spv::Op::OpSNegate, resultType, {remainder}), remainder},
+       values_.lookup(&binary));
+    return llvm::Error::success();
+  }
   Id result = op(opcode, resultType, {left, right}, values_.lookup(&binary));
   // Vulkan lets a driver fuse a multiply with an add unless told not to;
   // OpenCL allows it only where the IR says so (the builtins library's
