@@ -72,7 +72,9 @@ static inline __pmx_dd __pmx_dd_neg(__pmx_dd a) { return __pmx_dd_make(-a.hi, -a
 
 /// atan(t) for a double-double t in [0, 1].
 static inline __pmx_dd __pmx_atan_dd(__pmx_dd t) {
-  double k = __builtin_rint(t.hi * 16.0);
+  // Clamped, so that no input (a NaN made by a flushed denormal) can index
+  // outside the tables.
+  double k = __builtin_fmin(__builtin_fmax(__builtin_rint(t.hi * 16.0), 0.0), 16.0);
   double c = k * 0.0625;
   int i = (int)k;
   __pmx_dd num = __pmx_dd_add_d(t, -c); // t.hi - c is exact (Sterbenz or c = 0)
@@ -207,7 +209,8 @@ __constant double __pmx_atanf_table[5] = {0.0, 0x1.f5b75f92c80ddp-3, 0x1.dac6705
 static inline double __pmx_anglef(double x, double y) {
   bool steep = y > x;
   double t = steep ? x / y : y / x;
-  double k = __builtin_rint(4.0 * t);
+  // Clamped: see __pmx_atan_dd.
+  double k = __builtin_fmin(__builtin_fmax(__builtin_rint(4.0 * t), 0.0), 4.0);
   double c = 0.25 * k;
   double u = (t - c) / __builtin_fma(t, c, 1.0);
   double z = u * u;
@@ -224,6 +227,14 @@ static inline double __pmx_anglef(double x, double y) {
 }
 
 static inline bool __pmx_is_finite_nonzero(float x) { return x != 0.0f && __builtin_fabs(x) < __builtin_inff(); }
+
+// Normal and finite: a denormal goes through the double functions too, whose
+// zero cases also cover a device that flushes it on the way to double (a
+// GPU without float denormals: both operands of atan2 flushed gave 0/0 here,
+// and the table index of a NaN hung an H100).
+static inline bool __pmx_is_finite_normal(float x) {
+  return __builtin_fabs(x) >= 0x1p-126f && __builtin_fabs(x) < __builtin_inff();
+}
 
 // asin for |x| < 1, x != 0 (scaled by 1/pi for asinpi).
 static inline float __pmx_asinf(float x, bool perPi) {
@@ -280,12 +291,12 @@ PMX_OVERLOAD float atanpi(float x) {
   return __pmx_atan2f(x, 1.0f, true);
 }
 PMX_OVERLOAD float atan2(float y, float x) {
-  if (!__pmx_is_finite_nonzero(y) || !__pmx_is_finite_nonzero(x))
+  if (!__pmx_is_finite_normal(y) || !__pmx_is_finite_normal(x))
     return (float)atan2((double)y, (double)x);
   return __pmx_atan2f(y, x, false);
 }
 PMX_OVERLOAD float atan2pi(float y, float x) {
-  if (!__pmx_is_finite_nonzero(y) || !__pmx_is_finite_nonzero(x))
+  if (!__pmx_is_finite_normal(y) || !__pmx_is_finite_normal(x))
     return (float)atan2pi((double)y, (double)x);
   return __pmx_atan2f(y, x, true);
 }
