@@ -227,6 +227,47 @@ TEST_P(ExecutionTest, VectorArguments) {
   EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 12, &fv));
 }
 
+// Vectors of 8- and 16-bit elements and of 8 or 16 elements: types a GPU
+// target cannot push as one value (Vulkan has no char4 push constants
+// without extra features, nor 8- or 16-element vectors).
+TEST_P(ExecutionTest, NarrowAndWideVectorArguments) {
+  // Two kernels, so that each fits the 128 bytes of push constants that
+  // every Vulkan device offers.
+  Program program = build(R"CLC(
+    kernel void narrow_args(char3 c, uchar4 uc, short2 s, ushort8 us, float8 f, global long *out) {
+      out[0] = c.x; out[1] = c.y; out[2] = c.z;
+      out[3] = uc.x; out[4] = uc.w;
+      out[5] = s.x; out[6] = s.y;
+      out[7] = us.s0; out[8] = us.s7;
+      out[9] = (long)(f.s0 * 4); out[10] = (long)(f.s7 * 4);
+      out[11] = c.x + uc.y + s.y + us.s3 + (long)f.s4;
+    }
+    kernel void wide_args(int16 i, long4 l, global long *out) {
+      out[0] = i.s0; out[1] = i.s9; out[2] = i.sf;
+      out[3] = l.x; out[4] = l.w;
+      out[5] = i.s5 + l.z;
+    })CLC");
+  ASSERT_TRUE(program);
+  cl_char3 c = {{-100, 27, -3}};
+  cl_uchar4 uc = {{200, 7, 0, 255}};
+  cl_short2 s = {{-30000, 1234}};
+  cl_ushort8 us = {{60000, 1, 2, 3, 4, 5, 6, 65535}};
+  cl_float8 f = {{-3.25f, 0, 0, 0, 10.5f, 0, 0, 2.5f}};
+  cl_int16 i = {{-2000000000, 0, 0, 0, 0, 123456, 0, 0, 0, 77, 0, 0, 0, 0, 0, 2000000000}};
+  cl_long4 l = {{-(cl_long(1) << 50) - 3, 0, 1 << 20, (cl_long(1) << 62) + 5}};
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 12 * sizeof(cl_long));
+  Kernel narrow = kernel(program, "narrow_args");
+  setArgs(narrow, c, uc, s, us, f, out.get());
+  run1D(narrow, 1);
+  EXPECT_EQ(read<cl_long>(out, 12), (std::vector<cl_long>{-100, 27, -3, 200, 255, -30000, 1234, 60000, 65535, -13, 10,
+                                                          -100 + 7 + 1234 + 3 + 10}));
+  Kernel wide = kernel(program, "wide_args");
+  setArgs(wide, i, l, out.get());
+  run1D(wide, 1);
+  EXPECT_EQ(read<cl_long>(out, 6),
+            (std::vector<cl_long>{-2000000000, 77, 2000000000, l.s[0], l.s[3], cl_long(i.s[5]) + l.s[2]}));
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

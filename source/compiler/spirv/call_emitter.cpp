@@ -389,6 +389,7 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
   case llvm::Intrinsic::lifetime_end:
   case llvm::Intrinsic::assume:
   case llvm::Intrinsic::experimental_noalias_scope_decl:
+  case llvm::Intrinsic::prefetch: // a hint (OpenCL's prefetch): nothing to do
     return llvm::Error::success();
   case llvm::Intrinsic::fmuladd: {
     // OpenCL lets a*b+c contract or not; the separate operations are exact

@@ -64,6 +64,12 @@ llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
     return llvm::Error::success();
   }
   if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(&instruction)) {
+    if (auto lanes = argumentLanes_.find(extract->getVectorOperand()); lanes != argumentLanes_.end()) {
+      // Constant indices only (checkLaneArgumentUses).
+      auto *index = llvm::cast<llvm::ConstantInt>(extract->getIndexOperand());
+      op(spv::Op::OpCopyObject, resultType, {lanes->second[index->getZExtValue()]}, result);
+      return llvm::Error::success();
+    }
     Id vector = value(extract->getVectorOperand());
     if (auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()))
       op(spv::Op::OpCompositeExtract, resultType, {vector, uint32_t(index->getZExtValue())}, result);

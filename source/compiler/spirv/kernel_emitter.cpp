@@ -186,21 +186,31 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       continue;
     }
     Id memberType = type(argType);
-    if (!memberType || argType->isIntegerTy(1))
-      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
-                          argument.getName() + "'");
     const llvm::DataLayout &layout = kernel_.getDataLayout();
     uint32_t size = uint32_t(layout.getTypeAllocSize(argType));
     uint32_t alignment = uint32_t(layout.getABITypeAlign(argType).value());
     // 8- and 16-bit scalars would need storagePushConstant8/16: they are read
     // as a 32-bit word and narrowed.
     bool isNarrow = !argType->isPointerTy() && argType->getScalarSizeInBits() < 32;
-    if (isNarrow && !argType->isVectorTy()) {
+    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(argType); vector && (isNarrow || !memberType)) {
+      // char4, short8, float16, ...: words, and one value per element.
+      if (llvm::Error error = checkLaneArgumentUses(argument))
+        return error;
+      uint32_t words = (size + 3) / 4;
+      argumentMembers_.push_back(place(builder_.typeArray(uint32Type(), uint32(words), 4), words * 4, 4));
+      argumentLanes_[&argument] = {};
+      arg.kind = VulkanKernelArg::Kind::Value;
+      arg.offset = offsets.back();
+      arg.size = size;
+      info_.args.push_back(arg);
+      continue;
+    }
+    if (!memberType || argType->isIntegerTy(1))
+      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
+                          argument.getName() + "'");
+    if (isNarrow) {
       memberType = uint32Type();
       alignment = 4;
-    } else if (isNarrow) {
-      return buildFailure("error: " + kernel_.getName() + ": SPIR-V emission does not support the argument '" +
-                          argument.getName() + "' (a vector of 8/16-bit elements)");
     }
     arg.kind = argType->isPointerTy() ? VulkanKernelArg::Kind::Buffer : VulkanKernelArg::Kind::Value;
     argumentMembers_.push_back(place(memberType, std::max(size, 4u), alignment));
@@ -221,6 +231,50 @@ llvm::Error KernelEmitter::layoutPushConstants() {
                                      spv::StorageClass::PushConstant);
   interface_.push_back(pushConstants_);
   return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::checkLaneArgumentUses(llvm::Argument &argument) {
+  for (llvm::User *user : argument.users()) {
+    auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(user);
+    if (!extract || !llvm::isa<llvm::ConstantInt>(extract->getIndexOperand()))
+      return buildFailure("error: " + kernel_.getName() +
+                          ": SPIR-V emission does not support this use of the argument '" + argument.getName() +
+                          "' (a vector SPIR-V cannot hold whole: only its elements can be read)");
+  }
+  return llvm::Error::success();
+}
+
+std::vector<Id> KernelEmitter::loadArgumentLanes(llvm::Argument &argument, uint32_t member) {
+  auto *vector = llvm::cast<llvm::FixedVectorType>(argument.getType());
+  llvm::Type *element = vector->getElementType();
+  const unsigned bits = element->getPrimitiveSizeInBits();
+  llvm::LLVMContext &context = kernel_.getContext();
+  Id wordPointerType = builder_.typePointer(spv::StorageClass::PushConstant, uint32Type());
+  auto word = [&](uint32_t index) {
+    Id pointer = op(spv::Op::OpAccessChain, wordPointerType, {pushConstants_, uint32(member), uint32(index)});
+    return op(spv::Op::OpLoad, uint32Type(), {pointer});
+  };
+  Id integerType = type(llvm::IntegerType::get(context, bits));
+  std::vector<Id> lanes;
+  for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
+    const uint32_t byteOffset = lane * bits / 8;
+    Id bitsValue;
+    if (bits == 64) {
+      Id low = op(spv::Op::OpUConvert, integerType, {word(byteOffset / 4)});
+      Id high = op(spv::Op::OpUConvert, integerType, {word(byteOffset / 4 + 1)});
+      high = op(spv::Op::OpShiftLeftLogical, integerType, {high, uint32(32)});
+      bitsValue = op(spv::Op::OpBitwiseOr, integerType, {high, low});
+    } else {
+      bitsValue = word(byteOffset / 4);
+      if (bits < 32) {
+        // Elements are packed (little-endian) within the word.
+        bitsValue = op(spv::Op::OpShiftRightLogical, uint32Type(), {bitsValue, uint32(byteOffset % 4 * 8)});
+        bitsValue = op(spv::Op::OpUConvert, integerType, {bitsValue});
+      }
+    }
+    lanes.push_back(element->isIntegerTy() ? bitsValue : op(spv::Op::OpBitcast, type(element), {bitsValue}));
+  }
+  return lanes;
 }
 
 Id KernelEmitter::launchField(LaunchField field, uint32_t dimension) {
@@ -299,6 +353,10 @@ llvm::Error KernelEmitter::emit() {
             Id index = uint32(wordVariables_[&argument].staticOffset / 4 + word);
             opNoResult(spv::Op::OpStore, {wordPointer(&argument, index), op(spv::Op::OpLoad, uint32Type(), {source})});
           }
+          continue;
+        }
+        if (argumentLanes_.count(&argument)) {
+          argumentLanes_[&argument] = loadArgumentLanes(argument, argumentMembers_[index]);
           continue;
         }
         Id memberType = memberTypes_[argumentMembers_[index]];

@@ -140,6 +140,14 @@ private:
   std::vector<uint32_t> argumentMembers_;
   std::vector<Id> memberTypes_;
   std::vector<Id> interface_;
+  /// Vector arguments SPIR-V cannot hold as one value (8/16-bit elements,
+  /// more than four elements): pushed as words, kept as one Id per element,
+  /// which the (constant-index) extractelements the scalarizer left name.
+  llvm::DenseMap<llvm::Value *, std::vector<Id>> argumentLanes_;
+  /// Fails the build unless every use of `argument` reads one element.
+  llvm::Error checkLaneArgumentUses(llvm::Argument &argument);
+  /// Loads the elements of a lane argument from its push-constant words.
+  std::vector<Id> loadArgumentLanes(llvm::Argument &argument, uint32_t member);
   /// cmpxchg results: the loaded value and whether it matched.
   llvm::DenseMap<llvm::Value *, std::pair<Id, Id>> exchanges_;
   unsigned usedLaunchFields_ = 0;
