@@ -268,6 +268,43 @@ TEST_P(ExecutionTest, NarrowAndWideVectorArguments) {
             (std::vector<cl_long>{-2000000000, 77, 2000000000, l.s[0], l.s[3], cl_long(i.s[5]) + l.s[2]}));
 }
 
+// Copies the optimiser turns into memcpy/memset of a variable length, of a
+// length that is not whole words, or between byte-aligned arrays.
+TEST_P(ExecutionTest, ByteCopiesOfAnyLength) {
+  Program program = build(R"CLC(
+    kernel void copies(global const uchar *in, int n, uchar fill, global uchar *out) {
+      uchar bytes[64];
+      for (int i = 0; i < 64; ++i) bytes[i] = fill;          // memset, variable value
+      for (int i = 0; i < n; ++i) bytes[i] = in[i];          // memcpy, variable length
+      uchar odd[7];
+      for (int i = 0; i < 7; ++i) odd[i] = in[i + 1];        // memcpy of 7 bytes
+      for (int i = 0; i < 64; ++i) out[i] = bytes[63 - i];
+      for (int i = 0; i < 7; ++i) out[64 + i] = odd[i];
+      for (int i = 0; i < n; ++i) out[71 + i] = in[n - 1 - i];
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "copies");
+  std::vector<cl_uchar> in(64);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = cl_uchar(3 * i + 1);
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size(), in.data());
+  for (cl_int n : {0, 5, 29, 64}) {
+    SCOPED_TRACE(n);
+    Mem out = buffer(CL_MEM_WRITE_ONLY, 71 + 64);
+    const cl_uchar fill = 0xa5;
+    setArgs(k, input.get(), n, fill, out.get());
+    run1D(k, 1);
+    std::vector<cl_uchar> expected(71 + n);
+    for (int i = 0; i < 64; ++i)
+      expected[i] = 63 - i < n ? in[63 - i] : fill;
+    for (int i = 0; i < 7; ++i)
+      expected[64 + i] = in[i + 1];
+    for (int i = 0; i < n; ++i)
+      expected[71 + i] = in[n - 1 - i];
+    EXPECT_EQ(read<cl_uchar>(out, 71 + n), expected);
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

@@ -3,14 +3,12 @@
 // one store per word (the optimiser turns array initialisation and copy
 // loops into these).
 #include "kernel_emitter.h"
+#include "passes/vulkan_passes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 namespace compiler::spirv {
-namespace {
-constexpr uint64_t kMaxWords = 1024;
-} // namespace
 
 Id KernelEmitter::wordAt(llvm::Value *pointer, uint64_t byteOffset, const llvm::Instruction &user, llvm::Error &error,
                          Id stored) {
@@ -42,13 +40,12 @@ Id KernelEmitter::wordAt(llvm::Value *pointer, uint64_t byteOffset, const llvm::
 
 llvm::Error KernelEmitter::emitMemoryTransfer(llvm::IntrinsicInst &call) {
   auto *intrinsic = llvm::cast<llvm::MemIntrinsic>(&call);
-  auto *length = llvm::dyn_cast<llvm::ConstantInt>(intrinsic->getLength());
-  auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(intrinsic);
-  bool aligned = intrinsic->getDestAlign().valueOrOne().value() >= 4 &&
-                 (!transfer || transfer->getSourceAlign().valueOrOne().value() >= 4);
-  if (!length || length->getZExtValue() % 4 || length->getZExtValue() / 4 > kMaxWords || !aligned)
+  // ExpandMemoryIntrinsicsPass made loops of all others but a memmove
+  // between address spaces.
+  if (!isWordTransfer(*intrinsic))
     return unsupported(call, "'" + call.getCalledFunction()->getName() + "' of a variable, unaligned or large length");
-  uint64_t words = length->getZExtValue() / 4;
+  uint64_t words = llvm::cast<llvm::ConstantInt>(intrinsic->getLength())->getZExtValue() / 4;
+  auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(intrinsic);
   llvm::Error error = llvm::Error::success();
   if (auto *memset = llvm::dyn_cast<llvm::MemSetInst>(intrinsic)) {
     auto *byte = llvm::dyn_cast<llvm::ConstantInt>(memset->getValue());

@@ -63,6 +63,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functionPasses)));
   }
   passes.addPass(LowerMaskBitcastsPass());
+  passes.addPass(ExpandMemoryIntrinsicsPass());
   // GPUs run each work-item's code as scalars: vectors become scalars
   // (also those of 8 and 16 elements, which Vulkan SPIR-V does not have).
   // Then structured control flow, the order notes/vulkan-route.md measured

@@ -2,6 +2,7 @@
 // file; vulkan_pipeline.cpp runs them.
 #pragma once
 
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 
@@ -28,6 +29,19 @@ struct LowerWideIntegersPass : llvm::PassInfoMixin<LowerWideIntegersPass> {
 /// any()/all() as `bitcast <N x i1> to iN` compared for equality: the
 /// lanes' bits in a 32- or 64-bit integer (lower_mask_bitcasts.cpp).
 struct LowerMaskBitcastsPass : llvm::PassInfoMixin<LowerMaskBitcastsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// The longest memcpy/memmove/memset the emitter writes as word copies.
+inline constexpr uint64_t kMaxWordTransfer = 1024;
+
+/// Whether the emitter writes `intrinsic` as a sequence of word copies (a
+/// constant length of whole words, word-aligned, a constant memset value).
+bool isWordTransfer(const llvm::MemIntrinsic &intrinsic);
+
+/// Every other memcpy, memmove and memset as a loop
+/// (expand_memory_intrinsics.cpp).
+struct ExpandMemoryIntrinsicsPass : llvm::PassInfoMixin<ExpandMemoryIntrinsicsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
