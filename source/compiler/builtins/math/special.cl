@@ -273,8 +273,13 @@ static inline double __pmx_erfcf_fraction(double x) {
 }
 
 PMX_OVERLOAD float erf(float x) {
-  if (x != x || x == 0.0f)
-    return x; // NaN and signed zeros
+  if (x != x)
+    return x;
+  // A zero keeps its sign. Not `return x`: a device that flushes float
+  // denormals (an H100) takes a denormal x for a zero here, and erf(x) is
+  // 1.13 x, not x.
+  if (x == 0.0f)
+    return __builtin_copysign(0.0f, x);
   double ax = __builtin_fabs((double)x);
   if (ax >= 3.92)
     return __builtin_copysign(1.0f, x); // erfc(3.92) < 2^-26: rounds to 1
