@@ -305,6 +305,46 @@ TEST_P(ExecutionTest, ByteCopiesOfAnyLength) {
   }
 }
 
+// Copies of 2, 4 and 8 bytes at an odd offset into private and __local
+// arrays: the optimiser makes them 16-, 32- and 64-bit loads and stores of
+// alignment 1, which straddle words in a GPU target's word-addressed
+// private and __local memory.
+TEST_P(ExecutionTest, UnalignedPrivateAndLocalAccesses) {
+  Program program = build(R"CLC(
+    #define COPIES(n, o)                                                            \
+      for (int i = 0; i < 32; ++i) { priv[i] = 0; loc[i] = 0; }                    \
+      for (int j = 0; j < n; ++j) { priv[at + j] = in[j]; loc[at + j] = in[j]; }    \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                 \
+      for (int j = 0; j < n; ++j) out[o + j] = priv[from + j];                      \
+      for (int j = 0; j < n; ++j) out[o + n + j] = loc[from + j];                   \
+      barrier(CLK_LOCAL_MEM_FENCE);
+    // `from` equals `at`: the optimiser cannot forward the stored bytes.
+    kernel void unaligned(global const uchar *in, int at, int from, global uchar *out) {
+      uchar priv[32];
+      local uchar loc[32];
+      COPIES(2, 0)
+      COPIES(4, 4)
+      COPIES(8, 12)
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "unaligned");
+  std::vector<cl_uchar> in(8);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = cl_uchar(17 * i + 5);
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size(), in.data());
+  std::vector<cl_uchar> expected;
+  for (size_t n = 2; n <= 8; n *= 2)
+    for (int copy = 0; copy < 2; ++copy)
+      expected.insert(expected.end(), in.begin(), in.begin() + n);
+  for (cl_int at : {1, 3, 6}) {
+    SCOPED_TRACE(at);
+    Mem out = buffer(CL_MEM_WRITE_ONLY, expected.size());
+    setArgs(k, input.get(), at, at, out.get());
+    run1D(k, 1, 1);
+    EXPECT_EQ(read<cl_uchar>(out, expected.size()), expected);
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

@@ -95,6 +95,13 @@ private:
   llvm::Error loadWordMemory(llvm::LoadInst &load);
   llvm::Error storeWordMemory(llvm::StoreInst &store);
   Id wordPointer(llvm::Value *base, Id wordIndex);
+  /// Whether a load or store of `valueType` with `alignment` in word
+  /// memory goes byte by byte (it may straddle two words).
+  static bool isSplitIntoBytes(llvm::Type *valueType, llvm::Align alignment);
+  Id loadBytesAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, const llvm::Instruction &user,
+                 llvm::Error &error);
+  llvm::Error storeBytesAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, Id stored,
+                           const llvm::Instruction &user);
   Id loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, const llvm::Instruction &user, llvm::Error &error);
   llvm::Error storeWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, Id stored,
                            const llvm::Instruction &user);

@@ -248,17 +248,61 @@ llvm::Error KernelEmitter::storeWordsAt(llvm::Value *base, Id byteOffset, llvm::
   return unsupported(user, "stores of this type to __local or private memory");
 }
 
+bool KernelEmitter::isSplitIntoBytes(llvm::Type *valueType, llvm::Align alignment) {
+  // A 16-bit value may straddle two words unless 2-aligned; wider ones are
+  // read and written as whole words only when word-aligned.
+  if (valueType->isVectorTy() || valueType->isPointerTy())
+    return false;
+  unsigned bits = valueType->getPrimitiveSizeInBits();
+  return (bits == 16 && alignment.value() < 2) || ((bits == 32 || bits == 64) && alignment.value() < 4);
+}
+
+Id KernelEmitter::loadBytesAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, const llvm::Instruction &user,
+                              llvm::Error &error) {
+  llvm::LLVMContext &context = kernel_.getContext();
+  unsigned bits = valueType->getPrimitiveSizeInBits();
+  Id integer = type(llvm::IntegerType::get(context, bits));
+  Id assembled = 0;
+  for (unsigned i = 0; i < bits / 8; ++i) {
+    Id offset = op(spv::Op::OpIAdd, uint32Type(), {byteOffset, uint32(i)});
+    Id byte = loadWordsAt(base, offset, llvm::Type::getInt8Ty(context), user, error);
+    if (error)
+      return 0;
+    Id part = op(spv::Op::OpUConvert, integer, {byte});
+    if (i)
+      part = op(spv::Op::OpShiftLeftLogical, integer, {part, uint32(8 * i)});
+    assembled = i ? op(spv::Op::OpBitwiseOr, integer, {assembled, part}) : part;
+  }
+  return valueType->isIntegerTy() ? assembled : op(spv::Op::OpBitcast, type(valueType), {assembled});
+}
+
+llvm::Error KernelEmitter::storeBytesAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, Id stored,
+                                        const llvm::Instruction &user) {
+  llvm::LLVMContext &context = kernel_.getContext();
+  unsigned bits = valueType->getPrimitiveSizeInBits();
+  Id integer = type(llvm::IntegerType::get(context, bits));
+  Id asInteger = valueType->isIntegerTy() ? stored : op(spv::Op::OpBitcast, integer, {stored});
+  llvm::Type *byteType = llvm::Type::getInt8Ty(context);
+  for (unsigned i = 0; i < bits / 8; ++i) {
+    Id shifted = i ? op(spv::Op::OpShiftRightLogical, integer, {asInteger, uint32(8 * i)}) : asInteger;
+    Id byte = op(spv::Op::OpUConvert, type(byteType), {shifted});
+    Id offset = op(spv::Op::OpIAdd, uint32Type(), {byteOffset, uint32(i)});
+    if (llvm::Error error = storeWordsAt(base, offset, byteType, byte, user))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::loadWordMemory(llvm::LoadInst &load) {
   llvm::Value *base = wordMemoryBase(load.getPointerOperand());
   if (!isWordMemory(load.getPointerOperandType()) || !base)
     return unsupported(load, "this pointer (its __local or private variable is not known)");
   if (load.isAtomic())
     return unsupported(load, "atomic loads from __local memory");
-  unsigned bits = load.getType()->getScalarSizeInBits();
-  if (bits >= 32 && load.getAlign().value() < 4)
-    return unsupported(load, "unaligned loads from __local or private memory");
   llvm::Error error = llvm::Error::success();
-  Id loaded = loadWordsAt(base, value(load.getPointerOperand()), load.getType(), load, error);
+  Id loaded = isSplitIntoBytes(load.getType(), load.getAlign())
+                  ? loadBytesAt(base, value(load.getPointerOperand()), load.getType(), load, error)
+                  : loadWordsAt(base, value(load.getPointerOperand()), load.getType(), load, error);
   if (error)
     return error;
   op(spv::Op::OpCopyObject, type(load.getType()), {loaded}, values_.lookup(&load));
@@ -272,11 +316,11 @@ llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
   if (store.isAtomic())
     return unsupported(store, "atomic stores to __local memory");
   llvm::Type *valueType = store.getValueOperand()->getType();
-  if (valueType->getScalarSizeInBits() >= 32 && store.getAlign().value() < 4)
-    return unsupported(store, "unaligned stores to __local or private memory");
   Id stored = value(store.getValueOperand());
   if (!stored || !type(valueType))
     return unsupported(store, "stores of this value to __local or private memory");
+  if (isSplitIntoBytes(valueType, store.getAlign()))
+    return storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store);
   return storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
 }
 
