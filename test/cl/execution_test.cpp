@@ -4,8 +4,10 @@
 #include "cl_test.h"
 #include "test_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace cltest;
 
@@ -343,6 +345,42 @@ TEST_P(ExecutionTest, UnalignedPrivateAndLocalAccesses) {
     run1D(k, 1, 1);
     EXPECT_EQ(read<cl_uchar>(out, expected.size()), expected);
   }
+}
+
+// atomic_xchg of float values (OpenCL 1.0's one floating-point atomic),
+// on __global and __local memory.
+TEST_P(ExecutionTest, FloatAtomicExchange) {
+  Program program = build(R"CLC(
+    kernel void exchange(volatile global float *slot, global float *old) {
+      local float shared;
+      if (get_local_id(0) == 0) shared = -1.5f;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      size_t i = get_global_id(0);
+      old[i] = atomic_xchg(slot, (float)i + 0.25f);
+      old[64 + i] = atomic_xchg((volatile local float *)&shared, (float)i + 0.5f);
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "exchange");
+  const float initial = 7.75f;
+  Mem slot = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(float), const_cast<float *>(&initial));
+  Mem old = buffer(CL_MEM_WRITE_ONLY, 128 * sizeof(float));
+  setArgs(k, slot.get(), old.get());
+  run1D(k, 64, 64);
+  // Every value is seen exactly once: by a later exchange or, on __global,
+  // as the one left in the slot (on __local, one value stays unseen).
+  std::vector<float> seen = read<float>(old, 128);
+  std::multiset<float> global(seen.begin(), seen.begin() + 64);
+  global.insert(read<float>(slot, 1)[0]);
+  std::multiset<float> expectedGlobal = {initial};
+  for (int i = 0; i < 64; ++i)
+    expectedGlobal.insert(float(i) + 0.25f);
+  EXPECT_EQ(global, expectedGlobal);
+  std::set<float> local(seen.begin() + 64, seen.end());
+  EXPECT_EQ(local.size(), 64u) << "a __local value seen twice";
+  std::set<float> possible = {-1.5f};
+  for (int i = 0; i < 64; ++i)
+    possible.insert(float(i) + 0.5f);
+  EXPECT_TRUE(std::includes(possible.begin(), possible.end(), local.begin(), local.end()));
 }
 
 TEST_P(ExecutionTest, StructArgument) {

@@ -582,6 +582,13 @@ llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
     valueType = exchange->getNewValOperand()->getType();
     syncScope = exchange->getSyncScopeID();
   }
+  // atomic_xchg of a float (OpenCL 1.0) exchanges its bits.
+  llvm::Type *floatType = nullptr;
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction);
+      rmw && rmw->getOperation() == llvm::AtomicRMWInst::Xchg && valueType->isFloatTy()) {
+    floatType = valueType;
+    valueType = llvm::Type::getInt32Ty(instruction.getContext());
+  }
   if (!valueType->isIntegerTy(32) && !valueType->isIntegerTy(64))
     return unsupported(
         instruction, "atomics on " + llvm::Twine(valueType->isFloatingPointTy() ? "floating-point" : "this") + " type");
@@ -642,6 +649,12 @@ llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
     default:
       return unsupported(instruction,
                          "the atomic operation '" + llvm::AtomicRMWInst::getOperationName(rmw->getOperation()) + "'");
+    }
+    if (floatType) {
+      Id bits = op(spv::Op::OpBitcast, resultType, {value(rmw->getValOperand())});
+      Id previous = op(opcode, resultType, {address, scope, semantics, bits});
+      op(spv::Op::OpBitcast, type(floatType), {previous}, result);
+      return llvm::Error::success();
     }
     op(opcode, resultType, {address, scope, semantics, value(rmw->getValOperand())}, result);
     return llvm::Error::success();
