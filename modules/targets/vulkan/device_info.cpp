@@ -109,7 +109,11 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.halfFp.infNan = true;
     info.halfFp.denorms = controls.shaderDenormPreserveFloat16;
   }
-  info.atomics64 = facts.atomicInt64Usable();
+  // cl_khr_int64_base_atomics covers __local memory too, which the SPIR-V
+  // compiler keeps as an array of 32-bit words: until 64-bit atomics on it
+  // exist, the device does not claim 64-bit atomics at all
+  // (facts.atomicInt64Usable() says whether Vulkan could).
+  info.atomics64 = false;
   info.preferredVectorWidth = {1, 1, 1, 1, 1, info.fp64 ? 1u : 0u, info.fp16 ? 1u : 0u};
   info.nativeVectorWidth = info.preferredVectorWidth;
 }
