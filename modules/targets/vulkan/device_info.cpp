@@ -103,7 +103,10 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.doubleFp.fma = true; // OpenCL's minimum: the compiler's fma is exact
     info.doubleFp.roundToZero = controls.shaderRoundingModeRTZFloat64;
   }
-  info.fp16 = facts.fp16Usable();
+  // The builtins library has no half-precision math (asin(half), ...) yet,
+  // which cl_khr_fp16 requires: not claimed, whatever facts.fp16Usable()
+  // says Vulkan could do. half as a storage format (vload_half, ...) works.
+  info.fp16 = false;
   if (info.fp16) {
     info.halfFp.roundToNearest = true;
     info.halfFp.infNan = true;
