@@ -383,6 +383,34 @@ TEST_P(ExecutionTest, FloatAtomicExchange) {
   EXPECT_TRUE(std::includes(possible.begin(), possible.end(), local.begin(), local.end()));
 }
 
+// float division by divisors beyond 2^126 in magnitude, where Vulkan's
+// OpFDiv has no error bound (a GPU driver dividing by way of the
+// reciprocal gets a flushed denormal and returns 0); OpenCL allows 2.5 ulp.
+TEST_P(ExecutionTest, DivisionByHugeDivisors) {
+  Program program = build(R"CLC(
+    kernel void divide(global const float *x, global const float *y, global float *q) {
+      size_t i = get_global_id(0);
+      q[i] = x[i] / y[i];
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "divide");
+  const std::vector<float> x = {0x1.407c7ap+83f, -3.0f, 0x1p-100f, 7.5f, 0x1.fffffep+127f, 1.0f};
+  const std::vector<float> y = {0x1.ed5e26p+126f, -0x1.8p+127f, 0x1.0p+127f, 0x1.fffffep+127f, 0x1.8p+126f, 3.0f};
+  Mem xs = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size() * sizeof(float), const_cast<float *>(x.data()));
+  Mem ys = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, y.size() * sizeof(float), const_cast<float *>(y.data()));
+  Mem qs = buffer(CL_MEM_WRITE_ONLY, x.size() * sizeof(float));
+  setArgs(k, xs.get(), ys.get(), qs.get());
+  run1D(k, x.size());
+  std::vector<float> q = read<float>(qs, x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double exact = double(x[i]) / double(y[i]);
+    if (std::fabs(exact) < 0x1p-126) // a denormal quotient may be flushed without CL_FP_DENORM
+      continue;
+    const double ulp = std::ldexp(1.0, std::ilogb(exact) - 23);
+    EXPECT_LE(std::fabs(q[i] - exact) / ulp, 2.5) << x[i] << " / " << y[i] << " = " << q[i];
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

@@ -190,6 +190,24 @@ llvm::Error KernelEmitter::emitBinary(llvm::BinaryOperator &binary) {
        values_.lookup(&binary));
     return llvm::Error::success();
   }
+  if (opcode == spv::Op::OpFDiv && binary.getType()->isFloatTy()) {
+    // Vulkan bounds OpFDiv's error only for divisors of magnitude 2^-126 to
+    // 2^126; beyond, NVIDIA's driver (reciprocal first) returned 0 for
+    // 2^83 / 2^126 (CTS bruteforce divide). Both operands are scaled by 1/4
+    // there, which changes no quotient.
+    llvm::Type *floatType = binary.getType();
+    Id boolType = builder_.typeBool();
+    Id limit = constant(llvm::ConstantFP::get(floatType, 0x1p126));
+    Id negativeLimit = constant(llvm::ConstantFP::get(floatType, -0x1p126));
+    Id large = op(spv::Op::OpLogicalOr, boolType,
+                  {op(spv::Op::OpFOrdGreaterThan, boolType, {right, limit}),
+                   op(spv::Op::OpFOrdLessThan, boolType, {right, negativeLimit})});
+    Id scale =
+        op(spv::Op::OpSelect, resultType,
+           {large, constant(llvm::ConstantFP::get(floatType, 0.25)), constant(llvm::ConstantFP::get(floatType, 1.0))});
+    left = op(spv::Op::OpFMul, resultType, {left, scale});
+    right = op(spv::Op::OpFMul, resultType, {right, scale});
+  }
   Id result = op(opcode, resultType, {left, right}, values_.lookup(&binary));
   // Vulkan lets a driver fuse a multiply with an add unless told not to;
   // OpenCL allows it only where the IR says so (the builtins library's
