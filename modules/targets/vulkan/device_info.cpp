@@ -103,20 +103,14 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.doubleFp.fma = true; // OpenCL's minimum: the compiler's fma is exact
     info.doubleFp.roundToZero = controls.shaderRoundingModeRTZFloat64;
   }
-  // The builtins library has no half-precision math (asin(half), ...) yet,
-  // which cl_khr_fp16 requires: not claimed, whatever facts.fp16Usable()
-  // says Vulkan could do. half as a storage format (vload_half, ...) works.
-  info.fp16 = false;
+  // half as a storage format (vload_half, ...) works without the extension.
+  info.fp16 = compiler::kVulkanHalfMath && facts.fp16Usable();
   if (info.fp16) {
     info.halfFp.roundToNearest = true;
     info.halfFp.infNan = true;
     info.halfFp.denorms = controls.shaderDenormPreserveFloat16;
   }
-  // cl_khr_int64_base_atomics covers __local memory too, which the SPIR-V
-  // compiler keeps as an array of 32-bit words: until 64-bit atomics on it
-  // exist, the device does not claim 64-bit atomics at all
-  // (facts.atomicInt64Usable() says whether Vulkan could).
-  info.atomics64 = false;
+  info.atomics64 = compiler::kVulkanLocalInt64Atomics && facts.atomicInt64Usable();
   info.preferredVectorWidth = {1, 1, 1, 1, 1, info.fp64 ? 1u : 0u, info.fp16 ? 1u : 0u};
   info.nativeVectorWidth = info.preferredVectorWidth;
 }

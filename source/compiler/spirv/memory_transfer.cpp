@@ -48,9 +48,7 @@ llvm::Error KernelEmitter::emitMemoryTransfer(llvm::IntrinsicInst &call) {
   auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(intrinsic);
   llvm::Error error = llvm::Error::success();
   if (auto *memset = llvm::dyn_cast<llvm::MemSetInst>(intrinsic)) {
-    auto *byte = llvm::dyn_cast<llvm::ConstantInt>(memset->getValue());
-    if (!byte)
-      return unsupported(call, "memset with a variable value");
+    auto *byte = llvm::cast<llvm::ConstantInt>(memset->getValue()); // isWordTransfer
     Id pattern = uint32(uint32_t(byte->getZExtValue() & 0xff) * 0x01010101u);
     for (uint64_t i = 0; i < words && !error; ++i)
       wordAt(memset->getDest(), i * 4, call, error, pattern);

@@ -15,6 +15,14 @@
 
 namespace compiler {
 
+/// What the SPIR-V compiler cannot do yet, whatever the device offers; the
+/// runtime claims the matching OpenCL features only where these are true.
+/// Half-precision math (cl_khr_fp16): the builtins library has none.
+inline constexpr bool kVulkanHalfMath = false;
+/// 64-bit atomics on __local memory, which cl_khr_int64_base_atomics
+/// covers: the emitter keeps __local memory as an array of 32-bit words.
+inline constexpr bool kVulkanLocalInt64Atomics = false;
+
 /// What the compiler must know about the device it compiles for. The
 /// runtime fills it from the Vulkan device's properties and features.
 struct VulkanTargetConfig {
