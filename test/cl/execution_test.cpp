@@ -411,6 +411,54 @@ TEST_P(ExecutionTest, DivisionByHugeDivisors) {
   }
 }
 
+TEST_P(ExecutionTest, PackedStructsInGlobalMemory) {
+  // Members of a packed struct array lie at any byte offset.
+#pragma pack(push, 1)
+  struct Packed {
+    cl_char c;
+    cl_int i;
+    cl_long l;
+    cl_short s;
+    cl_float f;
+  };
+#pragma pack(pop)
+  static_assert(sizeof(Packed) == 19);
+  Program program = build(R"CLC(
+    typedef struct __attribute__((packed)) { char c; int i; long l; short s; float f; } Packed;
+    kernel void packed(global Packed *items, global long *out) {
+      size_t n = get_global_id(0);
+      Packed p = items[n];
+      out[n] = p.c + p.i + p.l + p.s + (long)p.f;
+      items[n].i = p.i * 2;
+      items[n].l = p.l - 1;
+      items[n].s = (short)(p.s + 1);
+      items[n].f = p.f * 0.5f;
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "packed");
+  constexpr size_t count = 37;
+  std::vector<Packed> items(count);
+  for (size_t n = 0; n < count; ++n)
+    items[n] = {cl_char(n - 20), cl_int(n * 100003), (cl_long(n) << 36) + cl_long(n), cl_short(n * 300), float(n * 4)};
+  Mem itemBuffer = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(Packed) * count, items.data());
+  Mem out = buffer(CL_MEM_WRITE_ONLY, count * sizeof(cl_long));
+  setArgs(k, itemBuffer.get(), out.get());
+  run1D(k, count);
+  std::vector<cl_long> sums = read<cl_long>(out, count);
+  std::vector<Packed> after(count);
+  ASSERT_CL(clEnqueueReadBuffer(queue_, itemBuffer.get(), CL_TRUE, 0, sizeof(Packed) * count, after.data(), 0, nullptr,
+                                nullptr));
+  for (size_t n = 0; n < count; ++n) {
+    const Packed &p = items[n];
+    EXPECT_EQ(sums[n], p.c + p.i + p.l + p.s + cl_long(p.f)) << n;
+    EXPECT_EQ(after[n].c, p.c) << n;
+    EXPECT_EQ(after[n].i, p.i * 2) << n;
+    EXPECT_EQ(after[n].l, p.l - 1) << n;
+    EXPECT_EQ(after[n].s, cl_short(p.s + 1)) << n;
+    EXPECT_EQ(after[n].f, p.f * 0.5f) << n;
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

@@ -256,7 +256,8 @@ llvm::Value *emitStringLength(llvm::IRBuilder<> &builder, llvm::Value *pointer, 
 
 class CallLowering {
 public:
-  CallLowering(llvm::Module &module, FormatTable &table) : module_(module), table_(table) {}
+  CallLowering(llvm::Module &module, FormatTable &table, LowerPrintfPass::BufferSource source)
+      : module_(module), table_(table), source_(source) {}
 
   /// Rewrites `call`; false when its format is not a compile-time string.
   bool lower(llvm::CallInst &call) {
@@ -289,10 +290,7 @@ private:
     llvm::Type *i32 = builder.getInt32Ty();
     llvm::Type *i64 = builder.getInt64Ty();
 
-    llvm::Function &function = *call.getFunction();
-    llvm::Value *info = function.getArg(function.arg_size() - 4);
-    llvm::Value *buffer =
-        loadInfoField(builder, info, builder.getPtrTy(), info_field::PrintfBuffer, std::nullopt, "printf.buffer");
+    llvm::Value *buffer = printfBuffer(builder, *call.getFunction());
     constexpr uint64_t capacityOffset = offsetof(abi::PrintfBufferHeader, capacity);
     constexpr uint64_t usedOffset = offsetof(abi::PrintfBufferHeader, used);
     llvm::Value *capacity = builder.CreateAlignedLoad(
@@ -304,11 +302,12 @@ private:
     llvm::Value *payload = builder.getInt64(0);
     for (const StoredArgument &arg : args) {
       if (arg.info.kind == PrintfArgKind::RuntimeString) {
+        // A null pointer reads nothing: its length loop is bounded by 0.
         llvm::Value *isNull = builder.CreateIsNull(arg.value);
-        llvm::Value *source = builder.CreateSelect(isNull, emptyString(), arg.value);
-        llvm::Value *length = emitStringLength(builder, source, capacity);
+        llvm::Value *limit = builder.CreateSelect(isNull, builder.getInt64(0), capacity);
+        llvm::Value *length = emitStringLength(builder, arg.value, limit);
         builder.SetInsertPoint(&call);
-        sources.push_back(source);
+        sources.push_back(arg.value);
         lengths.push_back(builder.CreateSelect(isNull, builder.getInt64(abi::kPrintfNullString), length));
         payload = builder.CreateAdd(payload, builder.CreateAdd(length, builder.getInt64(4)));
       } else {
@@ -320,8 +319,7 @@ private:
         builder.getInt64(~uint64_t(abi::kPrintfRecordAlignment - 1)), "printf.record.size");
 
     llvm::Value *offset =
-        builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, builder.CreateConstInBoundsGEP1_64(i8, buffer, usedOffset),
-                                recordSize, llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic);
+        claim(builder, builder.CreateConstInBoundsGEP1_64(i8, buffer, usedOffset), recordSize, capacity, call);
     llvm::Value *end = builder.CreateAdd(offset, recordSize);
     llvm::Value *fits = builder.CreateICmpULE(end, capacity, "printf.fits");
     llvm::Value *result = builder.CreateSelect(fits, builder.getInt32(0), builder.getInt32(-1));
@@ -385,20 +383,52 @@ private:
     call.eraseFromParent();
   }
 
-  llvm::Constant *emptyString() {
-    if (!empty_) {
-      llvm::LLVMContext &context = module_.getContext();
-      auto *variable = new llvm::GlobalVariable(
-          module_, llvm::Type::getInt8Ty(context), /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-          llvm::ConstantInt::get(llvm::Type::getInt8Ty(context), 0), "polymux.printf.null");
-      empty_ = variable;
+  /// Claims `recordSize` bytes of record space at `used`; returns the
+  /// offset of the claim (past `capacity` when it does not fit).
+  llvm::Value *claim(llvm::IRBuilder<> &builder, llvm::Value *used, llvm::Value *recordSize, llvm::Value *capacity,
+                     llvm::CallInst &call) {
+    if (source_ == LowerPrintfPass::BufferSource::WorkGroupInfo)
+      return builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, used, recordSize, llvm::MaybeAlign(8),
+                                     llvm::AtomicOrdering::Monotonic);
+    // Devices without 64-bit atomics (printf_abi.h): a 32-bit add on the low
+    // word of `used`, only while it is below `capacity`, so it cannot wrap.
+    llvm::Type *i32 = builder.getInt32Ty();
+    llvm::Value *capacity32 = builder.CreateTrunc(capacity, i32);
+    llvm::LoadInst *before = builder.CreateAlignedLoad(i32, used, llvm::Align(8), "printf.used");
+    before->setAtomic(llvm::AtomicOrdering::Monotonic);
+    llvm::Value *open = builder.CreateICmpULT(before, capacity32, "printf.open");
+    llvm::BasicBlock *entry = builder.GetInsertBlock();
+    llvm::Instruction *claimTerm = llvm::SplitBlockAndInsertIfThen(open, &call, false);
+    builder.SetInsertPoint(claimTerm);
+    llvm::Value *claimed = builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, used, builder.CreateTrunc(recordSize, i32),
+                                                   llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic);
+    builder.SetInsertPoint(&call);
+    llvm::PHINode *offset = builder.CreatePHI(i32, 2, "printf.offset");
+    offset->addIncoming(claimed, claimTerm->getParent());
+    offset->addIncoming(capacity32, entry);
+    return builder.CreateZExt(offset, builder.getInt64Ty());
+  }
+
+  llvm::Value *printfBuffer(llvm::IRBuilder<> &builder, llvm::Function &function) {
+    if (source_ == LowerPrintfPass::BufferSource::WorkGroupInfo) {
+      llvm::Value *info = function.getArg(function.arg_size() - 4);
+      return loadInfoField(builder, info, builder.getPtrTy(), info_field::PrintfBuffer, std::nullopt, "printf.buffer");
     }
-    return empty_;
+    // __global: address space 1 on every triple that has address spaces.
+    llvm::LLVMContext &context = module_.getContext();
+    auto *type = llvm::FunctionType::get(llvm::PointerType::get(context, 1), false);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(kPrintfBufferFunction, type);
+    if (auto *declared = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      declared->setDoesNotThrow();
+      declared->setWillReturn();
+      declared->setDoesNotAccessMemory();
+    }
+    return builder.CreateCall(callee, {}, "printf.buffer");
   }
 
   llvm::Module &module_;
   FormatTable &table_;
-  llvm::Constant *empty_ = nullptr;
+  LowerPrintfPass::BufferSource source_;
 };
 
 } // namespace
@@ -407,16 +437,18 @@ llvm::PreservedAnalyses LowerPrintfPass::run(llvm::Module &module, llvm::ModuleA
   llvm::Function *printf = module.getFunction("printf");
   if (!printf)
     return llvm::PreservedAnalyses::all();
+  const bool workItemFunctionsOnly = source == BufferSource::WorkGroupInfo;
   llvm::SmallVector<llvm::CallInst *, 16> calls;
   for (llvm::User *user : printf->users())
     if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
-      if (call->getCalledOperand() == printf && call->getFunction()->hasFnAttribute(kWorkItemAttribute))
+      if (call->getCalledOperand() == printf &&
+          (!workItemFunctionsOnly || call->getFunction()->hasFnAttribute(kWorkItemAttribute)))
         calls.push_back(call);
   if (calls.empty())
     return llvm::PreservedAnalyses::all();
 
   FormatTable table(module);
-  CallLowering lowering(module, table);
+  CallLowering lowering(module, table, source);
   for (llvm::CallInst *call : calls) {
     llvm::Function &function = *call->getFunction();
     if (lowering.lower(*call)) {
@@ -424,8 +456,9 @@ llvm::PreservedAnalyses LowerPrintfPass::run(llvm::Module &module, llvm::ModuleA
       continue;
     }
     // The spec requires the format to be resolvable at compile time.
-    reportBuildError(module, llvm::Twine("error: ") + kNonConstantFormat + " in kernel " +
-                                 function.getFnAttribute(kWorkItemAttribute).getValueAsString());
+    llvm::StringRef kernel =
+        workItemFunctionsOnly ? function.getFnAttribute(kWorkItemAttribute).getValueAsString() : function.getName();
+    reportBuildError(module, llvm::Twine("error: ") + kNonConstantFormat + " in kernel " + kernel);
     call->replaceAllUsesWith(llvm::ConstantInt::getSigned(call->getType(), -1));
     call->eraseFromParent();
   }

@@ -161,6 +161,10 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
     return std::move(*handled);
   if (std::optional<llvm::Error> handled = emitSubGroupBuiltin(call, name))
     return std::move(*handled);
+  if (name == kPrintfBufferFunction) {
+    op(spv::Op::OpCopyObject, uint64Type(), {launchField(LaunchField::PrintfBuffer, 0)}, values_[&call]);
+    return llvm::Error::success();
+  }
   if (isBarrierFunction(name) && !name.contains("sub_group")) {
     // barrier(flags) / work_group_barrier(flags[, scope]): CLK_LOCAL_MEM_FENCE
     // (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2) __global memory.

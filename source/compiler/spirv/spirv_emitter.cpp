@@ -34,6 +34,8 @@ llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kerne
     KernelEmitter emitter(state, *function, info);
     if (llvm::Error error = emitter.emit())
       return error;
+    if (info.offsetOf(abi::vulkan::LaunchField::PrintfBuffer) != abi::vulkan::kNotUsed)
+      info.flags |= VulkanKernelUsesPrintf;
     binary.kernels.push_back(std::move(info));
   }
   binary.spirv = builder.finish();

@@ -35,6 +35,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     passes.addPass(InlineEverythingPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(CheckFullyInlinedPass());
+    passes.addPass(LowerPrintfPass(LowerPrintfPass::BufferSource::BufferFunction));
     runModulePasses(module, passes);
   }
   if (llvm::Error error = takeBuildErrors(module))
@@ -75,6 +76,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   runModulePasses(module, builder, passes);
   {
     llvm::ModulePassManager wide;
+    wide.addPass(SplitUnderalignedGlobalAccessesPass());
     wide.addPass(LowerWideIntegersPass());
     runModulePasses(module, wide);
   }

@@ -6,6 +6,7 @@
 #include "spirv_validation.h"
 #include "vulkan_pipeline.h"
 
+#include "compiler/passes.h"
 #include "compiler/program_target.h"
 #include "compiler/vulkan_binary.h"
 
@@ -36,6 +37,7 @@ llvm::Expected<std::vector<std::byte>> finalizeForVulkan(const VulkanTargetConfi
   if (llvm::Error error = spirv::prepareForVulkan(*module, config, data.optDisable))
     return error;
   VulkanBinary binary;
+  binary.printfTable = takePrintfTable(*module);
   if (llvm::Error error = spirv::emitSpirv(*module, data.kernels, config, binary))
     return error;
   std::span<const std::byte> words = std::as_bytes(std::span(binary.spirv));

@@ -1,6 +1,7 @@
 #include "work_item_builtins.h"
 
 #include "compiler/abi/vulkan_kernel_abi.h"
+#include "compiler/passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InstIterator.h"
@@ -66,6 +67,8 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
       if (const llvm::Function *callee = call->getCalledFunction())
         if (auto builtin = workItemBuiltin(callee->getName()))
           fields |= fieldsOf(*builtin);
+        else if (callee->getName() == kPrintfBufferFunction)
+          fields |= bit(LaunchField::PrintfBuffer);
         else if (callee->getName().contains("get_max_sub_group_size") ||
                  callee->getName().contains("get_enqueued_num_sub_groups"))
           fields |= bit(LaunchField::EnqueuedLocalSize); // the enqueued work-group's items

@@ -27,7 +27,7 @@ enum class WorkItemBuiltin {
 std::optional<WorkItemBuiltin> workItemBuiltin(llvm::StringRef mangledName);
 
 /// Bit mask (1 << LaunchField) of the launch fields `kernel` reads through
-/// the work-item builtins it calls.
+/// the work-item builtins it calls (and kPrintfBufferFunction).
 unsigned launchFieldsUsedBy(const llvm::Function &kernel);
 
 } // namespace compiler::spirv

@@ -123,11 +123,23 @@ struct LowerLocalVariablesPass : llvm::PassInfoMixin<LowerLocalVariablesPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
-/// Turns printf calls into records appended to WorkGroupInfo::printfBuffer
-/// (compiler/abi/printf_abi.h), sets kUsesPrintfAttribute, and keeps the
-/// format table in the module for takePrintfTable().
+/// Declared by LowerPrintfPass for targets without a WorkGroupInfo: returns
+/// the launch's printf buffer (a __global pointer); the target's code
+/// generator implements it (the vulkan target reads a launch field).
+inline constexpr const char *kPrintfBufferFunction = "__polymux_printf_buffer";
+
+/// Turns printf calls into records appended to the launch's printf buffer
+/// (compiler/abi/printf_abi.h), sets kUsesPrintfAttribute on the function
+/// holding the call, and keeps the format table in the module for
+/// takePrintfTable(). CPU-like targets lower the calls of work-item functions
+/// and find the buffer in WorkGroupInfo::printfBuffer; the others lower the
+/// calls of every defined function (after inlining: of the kernels) and get
+/// the buffer from kPrintfBufferFunction.
 struct LowerPrintfPass : llvm::PassInfoMixin<LowerPrintfPass> {
+  enum class BufferSource { WorkGroupInfo, BufferFunction };
+  explicit LowerPrintfPass(BufferSource source = BufferSource::WorkGroupInfo) : source(source) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  BufferSource source;
 };
 
 /// Removes the printf format table LowerPrintfPass left in `module` and

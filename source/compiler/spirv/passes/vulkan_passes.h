@@ -45,4 +45,11 @@ struct ExpandMemoryIntrinsicsPass : llvm::PassInfoMixin<ExpandMemoryIntrinsicsPa
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Loads and stores of __global/__constant scalars aligned below their size
+/// as accesses of alignment-sized pieces
+/// (split_underaligned_global_accesses.cpp).
+struct SplitUnderalignedGlobalAccessesPass : llvm::PassInfoMixin<SplitUnderalignedGlobalAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace compiler::spirv

@@ -15,7 +15,10 @@
 //   the payload of each argument of the format's argument list, in order,
 //   packed without padding (see PrintfArgKind), then padding up to `size`.
 // A printf call claims `size` bytes with one atomic add on `used`; when the
-// claim ends past `capacity` it writes nothing and returns -1. The one claim
+// claim ends past `capacity` it writes nothing and returns -1. Targets
+// without 64-bit atomics (vulkan) add to the low 32 bits of `used`, and only
+// while they are below `capacity` (which is then below 2^31), so they never
+// wrap; the high word stays 0. The one claim
 // that straddles `capacity` writes kPrintfEndOfRecords as formatIndex at its
 // offset when 8 bytes fit there, so readers stop at
 // min(used, capacity), at kPrintfEndOfRecords, or where fewer than 8 bytes
