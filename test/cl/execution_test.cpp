@@ -411,6 +411,93 @@ TEST_P(ExecutionTest, DivisionByHugeDivisors) {
   }
 }
 
+TEST_P(ExecutionTest, ArgumentsBeyondPushConstantSpace) {
+  // Over 300 bytes of arguments: more than any Vulkan device's push
+  // constants (128 on lavapipe, 256 on NVIDIA), so they reach the kernel
+  // through an argument buffer there.
+  Program program = build(R"CLC(
+    typedef struct { int a; long b; } Pair;
+    kernel void many(global long *out, char c, short s, int i, long l, float f, float4 f4, int8 i8,
+                     uchar16 u16, Pair p, local int *scratch, long4 l4, float16 f16, long8 l8, ushort us) {
+      scratch[get_local_id(0)] = i + (int)get_local_id(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[0] = c;
+      out[1] = s;
+      out[2] = scratch[0];
+      out[3] = l;
+      out[4] = (long)f;
+      out[5] = (long)(f4.x + f4.y * 10 + f4.z * 100 + f4.w * 1000);
+      out[6] = i8.s0 + i8.s3 * 3 + i8.s7 * 7;
+      out[7] = u16.s0 + u16.s5 * 5 + u16.sf * 15;
+      out[8] = p.a;
+      out[9] = p.b;
+      out[10] = l4.x + l4.w * 4;
+      out[11] = (long)(f16.s0 + f16.s9 * 9 + f16.sf * 15);
+      out[12] = l8.s0 + l8.s7 * 7;
+      out[13] = us;
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "many");
+  struct Pair {
+    cl_int a;
+    cl_long b;
+  };
+  const cl_char c = -7;
+  const cl_short s = -3000;
+  const cl_int i = 123456;
+  const cl_long l = -(cl_long(1) << 40) - 5;
+  const cl_float f = 2048.0f;
+  const cl_float4 f4 = {{1.0f, 2.0f, 3.0f, 4.0f}};
+  cl_int8 i8;
+  cl_uchar16 u16;
+  cl_float16 f16;
+  cl_long8 l8;
+  for (int e = 0; e < 16; ++e) {
+    if (e < 8) {
+      i8.s[e] = -100 * (e + 1);
+      l8.s[e] = (cl_long(e) << 33) + e;
+    }
+    u16.s[e] = cl_uchar(200 + e);
+    f16.s[e] = 0.5f * float(e) + 1.0f;
+  }
+  const Pair p{-99, cl_long(3) << 50};
+  const cl_long4 l4 = {{11, 22, 33, 44}};
+  const cl_ushort us = 65000;
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 14 * sizeof(cl_long));
+  ASSERT_CL(setArg(k, 0, out.get()));
+  ASSERT_CL(clSetKernelArg(k, 1, sizeof(c), &c));
+  ASSERT_CL(clSetKernelArg(k, 2, sizeof(s), &s));
+  ASSERT_CL(clSetKernelArg(k, 3, sizeof(i), &i));
+  ASSERT_CL(clSetKernelArg(k, 4, sizeof(l), &l));
+  ASSERT_CL(clSetKernelArg(k, 5, sizeof(f), &f));
+  ASSERT_CL(clSetKernelArg(k, 6, sizeof(f4), &f4));
+  ASSERT_CL(clSetKernelArg(k, 7, sizeof(i8), &i8));
+  ASSERT_CL(clSetKernelArg(k, 8, sizeof(u16), &u16));
+  ASSERT_CL(clSetKernelArg(k, 9, sizeof(p), &p));
+  ASSERT_CL(clSetKernelArg(k, 10, 4 * sizeof(cl_int), nullptr));
+  ASSERT_CL(clSetKernelArg(k, 11, sizeof(l4), &l4));
+  ASSERT_CL(clSetKernelArg(k, 12, sizeof(f16), &f16));
+  ASSERT_CL(clSetKernelArg(k, 13, sizeof(l8), &l8));
+  ASSERT_CL(clSetKernelArg(k, 14, sizeof(us), &us));
+  size_t global = 4, local = 4;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  const std::vector<cl_long> expected = {c,
+                                         s,
+                                         i,
+                                         l,
+                                         cl_long(f),
+                                         cl_long(f4.s[0] + f4.s[1] * 10 + f4.s[2] * 100 + f4.s[3] * 1000),
+                                         cl_long(i8.s[0]) + i8.s[3] * 3 + i8.s[7] * 7,
+                                         cl_long(u16.s[0]) + u16.s[5] * 5 + u16.s[15] * 15,
+                                         p.a,
+                                         p.b,
+                                         l4.s[0] + l4.s[3] * 4,
+                                         cl_long(f16.s[0] + f16.s[9] * 9 + f16.s[15] * 15),
+                                         l8.s[0] + l8.s[7] * 7,
+                                         us};
+  EXPECT_EQ(read<cl_long>(out, 14), expected);
+}
+
 TEST_P(ExecutionTest, PackedStructsInGlobalMemory) {
   // Members of a packed struct array lie at any byte offset.
 #pragma pack(push, 1)

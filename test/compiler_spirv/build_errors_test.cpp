@@ -18,11 +18,5 @@ TEST(SpirvBuildErrors, SyntaxErrorsKeepClangsDiagnostics) {
   EXPECT_NE(log.find("expected expression"), std::string::npos) << log;
 }
 
-TEST(SpirvBuildErrors, TooManyArgumentsForPushConstants) {
-  std::string log = buildFails(R"(
-    kernel void k(global float16 *p, float16 a, float16 b, float16 c) { p[0] = a + b + c; })");
-  EXPECT_NE(log.find("error: k:"), std::string::npos) << log;
-}
-
 } // namespace
 } // namespace compiler::spirv::test

@@ -1,5 +1,6 @@
-// How a kernel's launch reaches it: printf through a printf buffer and the
-// module's format table.
+// How a kernel's launch reaches it: arguments in the push constants or,
+// past the device's push-constant size, in an argument buffer; printf
+// through a printf buffer and the module's format table.
 #include "spirv_test_support.h"
 
 #include "compiler/abi/printf_abi.h"
@@ -11,6 +12,47 @@ namespace {
 
 using abi::vulkan::kNotUsed;
 using abi::vulkan::LaunchField;
+
+TEST(SpirvLaunchLayout, ArgumentsThatFitStayInPushConstants) {
+  Built built = buildOk("kernel void k(global float *p, float a, int4 b) { p[0] = a + b.x; }");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  const VulkanKernelBinaryInfo &kernel = built.binary.kernels[0];
+  EXPECT_EQ(kernel.argumentBufferSize, 0u);
+  EXPECT_EQ(kernel.offsetOf(LaunchField::ArgumentBuffer), kNotUsed);
+  ASSERT_EQ(kernel.args.size(), 3u);
+  for (const VulkanKernelArg &arg : kernel.args)
+    EXPECT_LE(arg.offset + arg.size, kernel.pushConstantSize);
+}
+
+TEST(SpirvLaunchLayout, ArgumentsBeyondPushConstantsGoToAnArgumentBuffer) {
+  // 8 + 3 * 64 bytes: more than lavapipe's 128 bytes of push constants.
+  Built built = buildOk(R"(
+    kernel void k(global float16 *p, float16 a, local int *scratch, float16 b, char c, float16 d) {
+      scratch[0] = c;
+      p[0] = a + b + d + scratch[0];
+    })");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  const VulkanKernelBinaryInfo &kernel = built.binary.kernels[0];
+  EXPECT_LE(kernel.pushConstantSize, lavapipeConfig().maxPushConstantsSize);
+  EXPECT_NE(kernel.offsetOf(LaunchField::ArgumentBuffer), kNotUsed);
+  EXPECT_EQ(kernel.offsetOf(LaunchField::ArgumentBuffer) % 8, 0u);
+  EXPECT_EQ(kernel.argumentBufferSize % abi::vulkan::kBlockAlignment, 0u);
+  ASSERT_EQ(kernel.args.size(), 6u);
+  EXPECT_EQ(kernel.args[2].kind, VulkanKernelArg::Kind::Local);
+  EXPECT_EQ(kernel.args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
+  // Every other argument has its own bytes in the buffer, at least
+  // word-aligned (a float16 is read as words).
+  uint32_t end = 0;
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const VulkanKernelArg &arg = kernel.args[i];
+    if (arg.kind == VulkanKernelArg::Kind::Local)
+      continue;
+    EXPECT_GE(arg.offset, end) << "argument " << i;
+    EXPECT_EQ(arg.offset % 4, 0u) << "argument " << i;
+    end = arg.offset + arg.size;
+  }
+  EXPECT_LE(end, kernel.argumentBufferSize);
+}
 
 TEST(SpirvLaunchLayout, PrintfUsesThePrintfBufferAndTheFormatTable) {
   Built built = buildOk(R"(

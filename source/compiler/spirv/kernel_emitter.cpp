@@ -133,16 +133,47 @@ Id KernelEmitter::value(llvm::Value *value) {
 llvm::Error KernelEmitter::layoutPushConstants() {
   // Launch fields first, in LaunchField order, then the arguments, each at
   // its natural alignment (the push-constant block follows scalar layout).
+  // Arguments that do not fit go to an argument buffer, laid out the same
+  // way from offset 0, whose address is a launch field.
   usedLaunchFields_ = launchFieldsUsedBy(kernel_);
   if (!usedProgramScopeVariables().empty())
     usedLaunchFields_ |= 1u << unsigned(LaunchField::GlobalVariables);
-  uint32_t offset = 0;
-  std::vector<uint32_t> offsets;
-  auto place = [&](Id memberType, uint32_t size, uint32_t alignment) {
-    offset = (offset + alignment - 1) / alignment * alignment;
-    offsets.push_back(offset);
+  const unsigned withoutBuffer = usedLaunchFields_;
+  if (llvm::Error error = layoutArguments(/*inBuffer=*/false))
+    return error;
+  if (info_.pushConstantSize > state_.config.maxPushConstantsSize) {
+    usedLaunchFields_ = withoutBuffer | (1u << unsigned(LaunchField::ArgumentBuffer));
+    if (llvm::Error error = layoutArguments(/*inBuffer=*/true))
+      return error;
+    if (info_.pushConstantSize > state_.config.maxPushConstantsSize)
+      return buildFailure("error: " + kernel_.getName() + ": the launch fields take " +
+                          llvm::Twine(info_.pushConstantSize) + " bytes of push constants, more than the device's " +
+                          llvm::Twine(state_.config.maxPushConstantsSize));
+  }
+  if (memberTypes_.empty())
+    return llvm::Error::success();
+  pushConstantStruct_ = builder_.typeStruct(memberTypes_, memberOffsets_);
+  builder_.decorate(pushConstantStruct_, spv::Decoration::Block);
+  pushConstants_ = builder_.variable(builder_.typePointer(spv::StorageClass::PushConstant, pushConstantStruct_),
+                                     spv::StorageClass::PushConstant);
+  interface_.push_back(pushConstants_);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
+  memberTypes_.clear();
+  memberOffsets_.clear();
+  launchMembers_.clear();
+  arguments_.clear();
+  info_.args.clear();
+  info_.launchFieldOffsets.fill(abi::vulkan::kNotUsed);
+  nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
+  uint32_t pushOffset = 0;
+  auto placeMember = [&](Id memberType, uint32_t size, uint32_t alignment) {
+    pushOffset = (pushOffset + alignment - 1) / alignment * alignment;
+    memberOffsets_.push_back(pushOffset);
     memberTypes_.push_back(memberType);
-    offset += size;
+    pushOffset += size;
     return uint32_t(memberTypes_.size() - 1);
   };
   for (uint32_t field = 0; field < abi::vulkan::kLaunchFieldCount; ++field) {
@@ -152,22 +183,37 @@ llvm::Error KernelEmitter::layoutPushConstants() {
     Id memberType = size == 8   ? uint64Type()
                     : size == 4 ? uint32Type()
                                 : builder_.typeArray(uint32Type(), uint32(3), 4);
-    launchMembers_[field] = place(memberType, size, size == 8 ? 8 : 4);
-    info_.launchFieldOffsets[field] = offsets.back();
+    launchMembers_[field] = placeMember(memberType, size, size == 8 ? 8 : 4);
+    info_.launchFieldOffsets[field] = memberOffsets_.back();
   }
+  uint32_t bufferOffset = 0;
+  // Places argument `arg` (a push-constant member, or bytes of the buffer).
+  auto place = [&](VulkanKernelArg &arg, Id valueType, uint32_t size, uint32_t alignment) {
+    ArgumentSlot slot;
+    slot.type = valueType;
+    slot.alignment = alignment;
+    if (inBuffer) {
+      bufferOffset = (bufferOffset + alignment - 1) / alignment * alignment;
+      slot.offset = bufferOffset;
+      bufferOffset += size;
+    } else {
+      slot.member = placeMember(valueType, size, alignment);
+      slot.offset = memberOffsets_.back();
+    }
+    arg.offset = slot.offset;
+    arguments_.push_back(slot);
+  };
   for (llvm::Argument &argument : kernel_.args()) {
     VulkanKernelArg arg;
     llvm::Type *argType = argument.getType();
     if (argument.hasByValAttr()) {
-      // A struct by value: its bytes as words in the push constants, copied
-      // into a Function word variable that the kernel's pointer addresses.
+      // A struct by value: its bytes as words, copied into a Function word
+      // variable that the kernel's pointer addresses.
       uint32_t size = uint32_t(kernel_.getDataLayout().getTypeAllocSize(argument.getParamByValType()));
       uint32_t words = std::max((size + 3) / 4, 1u);
-      Id memberType = builder_.typeArray(uint32Type(), uint32(words), 4);
-      argumentMembers_.push_back(place(memberType, words * 4, 4));
+      place(arg, builder_.typeArray(uint32Type(), uint32(words), 4), words * 4, 4);
       wordVariables_[&argument] = {0, spv::StorageClass::Function, words};
       arg.kind = VulkanKernelArg::Kind::Value;
-      arg.offset = offsets.back();
       arg.size = size;
       info_.args.push_back(arg);
       continue;
@@ -179,9 +225,15 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       arg.specConstantId = nextLocalSpecId_++;
       WordVariable local;
       local.storage = spv::StorageClass::Workgroup;
-      local.sizeBytes = builder_.specConstant(uint32Type(), abi::vulkan::kLocalArgGranule, arg.specConstantId);
+      // (made once: the layout may be done twice)
+      Id &sizeBytes = localArgumentSizes_[arg.specConstantId];
+      if (!sizeBytes)
+        sizeBytes = builder_.specConstant(uint32Type(), abi::vulkan::kLocalArgGranule, arg.specConstantId);
+      local.sizeBytes = sizeBytes;
       wordVariables_[&argument] = local;
-      argumentMembers_.push_back(~0u);
+      ArgumentSlot slot;
+      slot.isLocal = true;
+      arguments_.push_back(slot);
       info_.args.push_back(arg);
       continue;
     }
@@ -197,10 +249,9 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       if (llvm::Error error = checkLaneArgumentUses(argument))
         return error;
       uint32_t words = (size + 3) / 4;
-      argumentMembers_.push_back(place(builder_.typeArray(uint32Type(), uint32(words), 4), words * 4, 4));
+      place(arg, builder_.typeArray(uint32Type(), uint32(words), 4), words * 4, 4);
       argumentLanes_[&argument] = {};
       arg.kind = VulkanKernelArg::Kind::Value;
-      arg.offset = offsets.back();
       arg.size = size;
       info_.args.push_back(arg);
       continue;
@@ -213,24 +264,42 @@ llvm::Error KernelEmitter::layoutPushConstants() {
       alignment = 4;
     }
     arg.kind = argType->isPointerTy() ? VulkanKernelArg::Kind::Buffer : VulkanKernelArg::Kind::Value;
-    argumentMembers_.push_back(place(memberType, std::max(size, 4u), alignment));
-    arg.offset = offsets.back();
+    place(arg, memberType, std::max(size, 4u), alignment);
     arg.size = size;
     info_.args.push_back(arg);
   }
-  info_.pushConstantSize = (offset + 3) / 4 * 4;
-  if (info_.pushConstantSize > state_.config.maxPushConstantsSize)
-    return buildFailure("error: " + kernel_.getName() + ": the arguments take " + llvm::Twine(info_.pushConstantSize) +
-                        " bytes of push constants, more than the device's " +
-                        llvm::Twine(state_.config.maxPushConstantsSize) + " (argument buffers are not supported yet)");
-  if (memberTypes_.empty())
-    return llvm::Error::success();
-  pushConstantStruct_ = builder_.typeStruct(memberTypes_, offsets);
-  builder_.decorate(pushConstantStruct_, spv::Decoration::Block);
-  pushConstants_ = builder_.variable(builder_.typePointer(spv::StorageClass::PushConstant, pushConstantStruct_),
-                                     spv::StorageClass::PushConstant);
-  interface_.push_back(pushConstants_);
+  info_.pushConstantSize = (pushOffset + 3) / 4 * 4;
+  info_.argumentBufferSize =
+      inBuffer ? std::max<uint32_t>((bufferOffset + 15) / 16 * 16, abi::vulkan::kBlockAlignment) : 0;
   return llvm::Error::success();
+}
+
+Id KernelEmitter::argumentWord(size_t index, uint32_t word) {
+  const ArgumentSlot &slot = arguments_[index];
+  if (!argumentBuffer_) {
+    Id wordPointerType = builder_.typePointer(spv::StorageClass::PushConstant, uint32Type());
+    Id pointer = op(spv::Op::OpAccessChain, wordPointerType, {pushConstants_, uint32(slot.member), uint32(word)});
+    return op(spv::Op::OpLoad, uint32Type(), {pointer});
+  }
+  return loadFromArgumentBuffer(slot.offset + 4 * word, uint32Type(), 4);
+}
+
+Id KernelEmitter::argumentValue(size_t index) {
+  const ArgumentSlot &slot = arguments_[index];
+  if (!argumentBuffer_) {
+    Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::PushConstant, slot.type),
+                    {pushConstants_, uint32(slot.member)});
+    return op(spv::Op::OpLoad, slot.type, {pointer});
+  }
+  return loadFromArgumentBuffer(slot.offset, slot.type, slot.alignment);
+}
+
+Id KernelEmitter::loadFromArgumentBuffer(uint32_t offset, Id valueType, uint32_t alignment) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(kernel_.getContext());
+  Id address = op(spv::Op::OpIAdd, uint64Type(), {argumentBuffer_, constant(llvm::ConstantInt::get(i64, offset))});
+  Id pointer = op(spv::Op::OpConvertUToPtr, builder_.typePointer(spv::StorageClass::PhysicalStorageBuffer, valueType),
+                  {address});
+  return op(spv::Op::OpLoad, valueType, {pointer, uint32_t(spv::MemoryAccessMask::Aligned), alignment});
 }
 
 llvm::Error KernelEmitter::checkLaneArgumentUses(llvm::Argument &argument) {
@@ -244,16 +313,12 @@ llvm::Error KernelEmitter::checkLaneArgumentUses(llvm::Argument &argument) {
   return llvm::Error::success();
 }
 
-std::vector<Id> KernelEmitter::loadArgumentLanes(llvm::Argument &argument, uint32_t member) {
+std::vector<Id> KernelEmitter::loadArgumentLanes(llvm::Argument &argument) {
   auto *vector = llvm::cast<llvm::FixedVectorType>(argument.getType());
   llvm::Type *element = vector->getElementType();
   const unsigned bits = element->getPrimitiveSizeInBits();
   llvm::LLVMContext &context = kernel_.getContext();
-  Id wordPointerType = builder_.typePointer(spv::StorageClass::PushConstant, uint32Type());
-  auto word = [&](uint32_t index) {
-    Id pointer = op(spv::Op::OpAccessChain, wordPointerType, {pushConstants_, uint32(member), uint32(index)});
-    return op(spv::Op::OpLoad, uint32Type(), {pointer});
-  };
+  auto word = [&](uint32_t index) { return argumentWord(argument.getArgNo(), index); };
   Id integerType = type(llvm::IntegerType::get(context, bits));
   std::vector<Id> lanes;
   for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
@@ -335,34 +400,32 @@ llvm::Error KernelEmitter::emit() {
   for (llvm::BasicBlock *block : structure->order) {
     opNoResult(spv::Op::OpLabel, {labels_[block]});
     if (first) {
-      // Arguments are loaded from the push constants at the start.
+      // Arguments are loaded from the push constants (or the argument
+      // buffer) at the start.
       emitFunctionVariables();
       emitProgramScopeAddresses();
       emitSubGroupEntry();
+      if (usedLaunchFields_ & (1u << unsigned(LaunchField::ArgumentBuffer)))
+        argumentBuffer_ = launchField(LaunchField::ArgumentBuffer, 0);
       for (auto [index, argument] : llvm::enumerate(kernel_.args())) {
         llvm::Type *argType = argument.getType();
-        if (argumentMembers_[index] == ~0u) {
+        if (arguments_[index].isLocal) {
           values_[&argument] = wordVariables_[&argument].offset; // a __local argument
           continue;
         }
         if (argument.hasByValAttr()) {
-          Id wordPointerType = builder_.typePointer(spv::StorageClass::PushConstant, uint32Type());
           for (uint32_t word = 0; word < wordVariables_[&argument].words; ++word) {
-            Id source = op(spv::Op::OpAccessChain, wordPointerType,
-                           {pushConstants_, uint32(argumentMembers_[index]), uint32(word)});
-            Id index = uint32(wordVariables_[&argument].staticOffset / 4 + word);
-            opNoResult(spv::Op::OpStore, {wordPointer(&argument, index), op(spv::Op::OpLoad, uint32Type(), {source})});
+            Id wordIndex = uint32(wordVariables_[&argument].staticOffset / 4 + word);
+            opNoResult(spv::Op::OpStore, {wordPointer(&argument, wordIndex), argumentWord(index, word)});
           }
           continue;
         }
         if (argumentLanes_.count(&argument)) {
-          argumentLanes_[&argument] = loadArgumentLanes(argument, argumentMembers_[index]);
+          argumentLanes_[&argument] = loadArgumentLanes(argument);
           continue;
         }
-        Id memberType = memberTypes_[argumentMembers_[index]];
-        Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::PushConstant, memberType),
-                        {pushConstants_, uint32(argumentMembers_[index])});
-        Id loaded = op(spv::Op::OpLoad, memberType, {pointer});
+        Id memberType = arguments_[index].type;
+        Id loaded = argumentValue(index);
         if (memberType != type(argType)) {
           // A narrow scalar read as a word.
           llvm::Type *integer = llvm::IntegerType::get(kernel_.getContext(), argType->getScalarSizeInBits());

@@ -63,6 +63,14 @@ public:
 
 private:
   llvm::Error layoutPushConstants();
+  /// Lays out the launch fields and the arguments: the arguments in the
+  /// push constants, or in the argument buffer.
+  llvm::Error layoutArguments(bool inBuffer);
+  /// Word `word` of argument `index` (a by-value struct, a lane argument).
+  Id argumentWord(size_t index, uint32_t word);
+  /// Argument `index` as its slot's type.
+  Id argumentValue(size_t index);
+  Id loadFromArgumentBuffer(uint32_t offset, Id valueType, uint32_t alignment);
   /// The program-scope variables the kernel uses (program_scope_variables.h).
   llvm::SmallVector<const llvm::GlobalVariable *, 4> usedProgramScopeVariables();
   void emitProgramScopeAddresses();
@@ -142,10 +150,21 @@ private:
   llvm::DenseMap<llvm::Value *, Id> values_;
   llvm::DenseMap<llvm::BasicBlock *, Id> labels_;
   Id pushConstants_ = 0, pushConstantStruct_ = 0;
-  /// Member index in the push-constant struct of each launch field / argument.
+  /// Member index in the push-constant struct of each launch field.
   llvm::DenseMap<uint32_t, uint32_t> launchMembers_;
-  std::vector<uint32_t> argumentMembers_;
   std::vector<Id> memberTypes_;
+  std::vector<uint32_t> memberOffsets_;
+  /// Where each kernel argument is read from.
+  struct ArgumentSlot {
+    Id type = 0;           ///< its SPIR-V type (an array of words: a struct, a lane argument)
+    uint32_t member = ~0u; ///< its push-constant member (not in the argument buffer)
+    uint32_t offset = 0;   ///< bytes into the push constants or the argument buffer
+    uint32_t alignment = 4;
+    bool isLocal = false; ///< a __local argument: no bytes
+  };
+  std::vector<ArgumentSlot> arguments_;
+  /// The argument buffer's address, loaded at the kernel's start (0: none).
+  Id argumentBuffer_ = 0;
   std::vector<Id> interface_;
   /// Vector arguments SPIR-V cannot hold as one value (8/16-bit elements,
   /// more than four elements): pushed as words, kept as one Id per element,
@@ -154,7 +173,7 @@ private:
   /// Fails the build unless every use of `argument` reads one element.
   llvm::Error checkLaneArgumentUses(llvm::Argument &argument);
   /// Loads the elements of a lane argument from its push-constant words.
-  std::vector<Id> loadArgumentLanes(llvm::Argument &argument, uint32_t member);
+  std::vector<Id> loadArgumentLanes(llvm::Argument &argument);
   /// cmpxchg results: the loaded value and whether it matched.
   llvm::DenseMap<llvm::Value *, std::pair<Id, Id>> exchanges_;
   unsigned usedLaunchFields_ = 0;
@@ -178,6 +197,8 @@ private:
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
+  /// The byte size spec constant of each __local argument, by spec id.
+  llvm::DenseMap<uint32_t, Id> localArgumentSizes_;
   Id subGroupSize_ = 0; ///< set by emitSubGroupEntry
 };
 
