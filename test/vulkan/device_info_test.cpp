@@ -48,7 +48,11 @@ TEST_P(VulkanDeviceInfoTest, ArithmeticIsReportedAsTheDeviceGuaranteesIt) {
   EXPECT_EQ(has(info().extensions, "cl_khr_fp64"), info().fp64);
   EXPECT_EQ(has(info().extensions, "cl_khr_fp16"), info().fp16);
   EXPECT_EQ(has(info().extensions, "cl_khr_int64_base_atomics"), info().atomics64);
-  EXPECT_EQ(has(info().extensions, "cl_khr_subgroups"), !info().subGroupSizes.empty());
+  // Vulkan promises no independent forward progress of subgroups, which
+  // cl_khr_subgroups requires: sub-groups are the OpenCL 3.0 feature only.
+  EXPECT_FALSE(has(info().extensions, "cl_khr_subgroups"));
+  EXPECT_FALSE(info().subGroupIndependentForwardProgress);
+  EXPECT_EQ(has(info().openclCFeatures, "__opencl_c_subgroups"), !info().subGroupSizes.empty());
   if (!info().subGroupSizes.empty())
     EXPECT_EQ(info().subGroupSizes, std::vector<uint32_t>{facts.properties11.subgroupSize});
 }

@@ -148,10 +148,11 @@ void describeExtensions(const PhysicalDevice &facts, mux::DeviceInfo &info) {
   if (info.fp16)
     info.extensions.push_back("cl_khr_fp16");
   info.openclCFeatures = {"__opencl_c_program_scope_global_variables"};
-  if (!info.subGroupSizes.empty()) {
-    info.extensions.push_back("cl_khr_subgroups");
+  // Sub-groups as the OpenCL 3.0 feature only: the cl_khr_subgroups
+  // extension requires independent forward progress of sub-groups, which
+  // Vulkan does not promise (the CTS's test_subgroups ifp checks it).
+  if (!info.subGroupSizes.empty())
     info.openclCFeatures.push_back("__opencl_c_subgroups");
-  }
   // Only the OpenCL 3.0 minimum of atomic orders and scopes: SPIR-V under
   // the Vulkan memory model has no sequentially consistent order.
   info.atomicMemoryCapabilities = mux::atomic_capability::MinimumMemory;
