@@ -108,18 +108,24 @@ UNARY(sin, 1) UNARY(cos, 0) UNARY(tan, 0) UNARY(sinpi, 0) UNARY(cospi, 0) UNARY(
 UNARY(asin, 0) UNARY(acos, 0) UNARY(asinpi, 0) UNARY(acospi, 0) UNARY(atan, 1) UNARY(atanpi, 0)
 BINARY(atan2, 0) BINARY(atan2pi, 1)
 
-// sincos through a __generic pointer (OpenCL C 3.0) to private memory.
+// sincos through a __generic pointer (OpenCL C 3.0, where the device has
+// them; else a private one) to private memory.
+#ifdef __opencl_c_generic_address_space
+#define SINCOS_SPACE generic
+#else
+#define SINCOS_SPACE private
+#endif
 kernel void CAT(sincos_, T)(global const T *a, global T *s, global T *c) {
   size_t i = get_global_id(0);
   T cv;
-  s[i] = sincos(a[i], (generic T *)&cv);
+  s[i] = sincos(a[i], (SINCOS_SPACE T *)&cv);
   c[i] = cv;
 }
 #define VSC(W, slot) \
   for (int j = 0; j < 48; j += W) { \
     VT(W) v, cv; \
     for (int l = 0; l < W; ++l) v[l] = a[base + j + l]; \
-    VT(W) r = sincos(v, (generic VT(W) *)&cv); \
+    VT(W) r = sincos(v, (SINCOS_SPACE VT(W) *)&cv); \
     for (int l = 0; l < W; ++l) { \
       s[(slot) * get_global_size(0) * 48 + base + j + l] = r[l]; \
       c[(slot) * get_global_size(0) * 48 + base + j + l] = cv[l]; \
@@ -458,7 +464,7 @@ protected:
   }
 
   // sincos with __private, __global and __local pointers (OpenCL C 1.2
-  // mangling), scalar and width 4, against the __generic scalar results.
+  // mangling), scalar and width 4, against the sincos_ kernel's results.
   template <typename T> void checkAddressSpaces() {
     if (skipUnsupported<T>())
       GTEST_SKIP() << "no fp64";
