@@ -172,5 +172,38 @@ TEST(SpirvArithmetic, RoundHalfAwayFromZero) {
     })");
 }
 
+TEST(SpirvArithmetic, PopcountOfEveryWidth) {
+  // OpBitCount takes 32-bit integers in Vulkan: the others are widened or
+  // counted in halves.
+  buildOk(R"(
+    kernel void k(global uchar *c, global ushort *s, global uint *i, global ulong *l) {
+      size_t n = get_global_id(0);
+      c[n] = popcount(c[n]);
+      s[n] = popcount(s[n]);
+      i[n] = popcount(i[n]);
+      l[n] = popcount(l[n]);
+    })");
+}
+
+TEST(SpirvArithmetic, ReductionsOfThreeElements) {
+  // any()/all() of a char3 are reductions of a width ExpandReductions
+  // leaves alone.
+  buildOk(R"(
+    kernel void k(global const char3 *a, global const short3 *b, global int *o) {
+      size_t n = get_global_id(0);
+      o[n] = any(a[n]) + 2 * all(a[n]) + 4 * any(b[n]) + 8 * all(b[n]);
+    })");
+}
+
+TEST(SpirvArithmetic, WideProductsCompared) {
+  // mad_sat and mul_hi of one ulong share a 128-bit product that is
+  // compared with zero.
+  buildOk(R"(
+    kernel void k(global const ulong *u, global ulong *r) {
+      size_t n = get_global_id(0);
+      r[n] = mul_hi(u[n], u[n]) + mad_sat(u[n], u[n], u[n]);
+    })");
+}
+
 } // namespace
 } // namespace compiler::spirv::test

@@ -512,11 +512,30 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     return glsl(GLSLstd450NMax, {call.getArgOperand(0), call.getArgOperand(1)});
   case llvm::Intrinsic::abs:
     return glsl(GLSLstd450SAbs, {call.getArgOperand(0)});
-  case llvm::Intrinsic::ctpop:
-    if (call.getType()->getScalarSizeInBits() != 32)
+  case llvm::Intrinsic::ctpop: {
+    // Vulkan's OpBitCount takes 32-bit integers: narrower ones are widened,
+    // 64-bit ones counted in halves.
+    unsigned bits = call.getType()->getScalarSizeInBits();
+    if (call.getType()->isVectorTy() || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
       break;
-    op(spv::Op::OpBitCount, resultType, {value(call.getArgOperand(0))}, result);
+    Id operand = value(call.getArgOperand(0));
+    if (bits == 32) {
+      op(spv::Op::OpBitCount, resultType, {operand}, result);
+      return llvm::Error::success();
+    }
+    Id count;
+    if (bits == 64) {
+      Id low = op(spv::Op::OpUConvert, uint32Type(), {operand});
+      Id high =
+          op(spv::Op::OpUConvert, uint32Type(), {op(spv::Op::OpShiftRightLogical, resultType, {operand, uint32(32)})});
+      count = op(spv::Op::OpIAdd, uint32Type(),
+                 {op(spv::Op::OpBitCount, uint32Type(), {low}), op(spv::Op::OpBitCount, uint32Type(), {high})});
+    } else {
+      count = op(spv::Op::OpBitCount, uint32Type(), {op(spv::Op::OpUConvert, uint32Type(), {operand})});
+    }
+    op(spv::Op::OpUConvert, resultType, {count}, result);
     return llvm::Error::success();
+  }
   case llvm::Intrinsic::ctlz:
   case llvm::Intrinsic::cttz: {
     unsigned bits = call.getType()->getScalarSizeInBits();

@@ -63,6 +63,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     functionPasses.addPass(llvm::ExpandReductionsPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functionPasses)));
   }
+  passes.addPass(ExpandOddReductionsPass());
   passes.addPass(LowerMaskBitcastsPass());
   passes.addPass(ExpandMemoryIntrinsicsPass());
   // GPUs run each work-item's code as scalars: vectors become scalars

@@ -38,8 +38,10 @@ llvm::Expected<std::vector<std::byte>> finalizeForVulkan(const VulkanTargetConfi
     return error;
   VulkanBinary binary;
   binary.printfTable = takePrintfTable(*module);
-  if (llvm::Error error = spirv::emitSpirv(*module, data.kernels, config, binary))
+  if (llvm::Error error = spirv::emitSpirv(*module, data.kernels, config, binary)) {
+    dumpBuild(*module, {}, "spv"); // the IR the emitter refused, for POLYMUX_DUMP
     return error;
+  }
   std::span<const std::byte> words = std::as_bytes(std::span(binary.spirv));
   dumpBuild(*module, words, "spv");
   if (spirv::validationWanted())

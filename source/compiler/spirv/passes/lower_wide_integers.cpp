@@ -1,8 +1,8 @@
 // 128-bit integers (mul_hi of 64-bit values is a multiplication of two
 // extended operands, shifted and truncated) as pairs of 64-bit halves:
 // Vulkan SPIR-V has no wider integer than 64 bits. A value whose uses go
-// beyond extensions, multiplications, additions, constant shifts and
-// truncations stays and fails the build in the emitter, naming the type.
+// beyond extensions, multiplications, additions, constant shifts,
+// comparisons and truncations stays and fails the build in the emitter, naming the type.
 #include "passes/vulkan_passes.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -33,9 +33,8 @@ public:
     llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
     for (llvm::BasicBlock *block : order)
       for (llvm::Instruction &instruction : *block)
-        if (isWide(instruction.getType()) || llvm::any_of(instruction.operands(), [](const llvm::Use &operand) {
-              return isWide(operand->getType());
-            }))
+        if (isWide(instruction.getType()) ||
+            llvm::any_of(instruction.operands(), [](const llvm::Use &operand) { return isWide(operand->getType()); }))
           wide.push_back(&instruction);
     for (llvm::Instruction *instruction : wide) {
       llvm::IRBuilder<> builder(instruction);
@@ -45,6 +44,13 @@ public:
           continue;
         trunc->replaceAllUsesWith(builder.CreateZExtOrTrunc(source->lo, trunc->getType()));
         changed = true;
+        continue;
+      }
+      if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(instruction)) {
+        if (llvm::Value *result = lowerCompare(*compare, builder)) {
+          compare->replaceAllUsesWith(result);
+          changed = true;
+        }
         continue;
       }
       if (isWide(instruction->getType()))
@@ -68,8 +74,9 @@ private:
     for (llvm::BasicBlock &block : function_)
       for (llvm::Instruction &instruction : block)
         if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
-            call && (call->getIntrinsicID() == llvm::Intrinsic::umul_with_overflow ||
-                     call->getIntrinsicID() == llvm::Intrinsic::smul_with_overflow) &&
+            call &&
+            (call->getIntrinsicID() == llvm::Intrinsic::umul_with_overflow ||
+             call->getIntrinsicID() == llvm::Intrinsic::smul_with_overflow) &&
             !call->getArgOperand(0)->getType()->isVectorTy() &&
             call->getArgOperand(0)->getType()->getIntegerBitWidth() <= 64 &&
             llvm::all_of(call->users(), [](llvm::User *user) { return llvm::isa<llvm::ExtractValueInst>(user); }))
@@ -78,7 +85,9 @@ private:
       llvm::IRBuilder<> builder(call);
       bool isSigned = call->getIntrinsicID() == llvm::Intrinsic::smul_with_overflow;
       llvm::Type *narrow = call->getArgOperand(0)->getType();
-      auto extend = [&](llvm::Value *v) { return isSigned ? builder.CreateSExt(v, int64_) : builder.CreateZExt(v, int64_); };
+      auto extend = [&](llvm::Value *v) {
+        return isSigned ? builder.CreateSExt(v, int64_) : builder.CreateZExt(v, int64_);
+      };
       Halves a{nullptr, extend(call->getArgOperand(0)), isSigned}, b{nullptr, extend(call->getArgOperand(1)), isSigned};
       a.hi = isSigned ? builder.CreateAShr(a.lo, 63) : llvm::ConstantInt::get(int64_, 0);
       b.hi = isSigned ? builder.CreateAShr(b.lo, 63) : llvm::ConstantInt::get(int64_, 0);
@@ -88,7 +97,7 @@ private:
       llvm::Value *back = extend(result);
       llvm::Value *fits = builder.CreateICmpEQ(back, product.lo);
       fits = builder.CreateAnd(fits, builder.CreateICmpEQ(product.hi, isSigned ? builder.CreateAShr(product.lo, 63)
-                                                                                  : llvm::ConstantInt::get(int64_, 0)));
+                                                                               : llvm::ConstantInt::get(int64_, 0)));
       llvm::Value *overflow = builder.CreateNot(fits);
       for (llvm::User *user : llvm::make_early_inc_range(call->users())) {
         auto *extract = llvm::cast<llvm::ExtractValueInst>(user);
@@ -121,8 +130,8 @@ private:
         cast && (llvm::isa<llvm::ZExtInst>(cast) || llvm::isa<llvm::SExtInst>(cast)) &&
         cast->getType()->getIntegerBitWidth() == 128 && cast->getSrcTy()->getIntegerBitWidth() <= 64) {
       bool isSigned = llvm::isa<llvm::SExtInst>(cast);
-      llvm::Value *lo = isSigned ? builder.CreateSExt(cast->getOperand(0), int64_)
-                                 : builder.CreateZExt(cast->getOperand(0), int64_);
+      llvm::Value *lo =
+          isSigned ? builder.CreateSExt(cast->getOperand(0), int64_) : builder.CreateZExt(cast->getOperand(0), int64_);
       Halves halves{isSigned ? builder.CreateAShr(lo, 63) : llvm::ConstantInt::get(int64_, 0), lo, isSigned};
       return halves;
     }
@@ -168,6 +177,27 @@ private:
     }
   }
 
+  /// A comparison of two 128-bit values from their halves: the high
+  /// halves decide unless they are equal (signed comparisons compare the
+  /// high halves signed and the low halves unsigned).
+  llvm::Value *lowerCompare(llvm::ICmpInst &compare, llvm::IRBuilder<> &builder) {
+    if (compare.getOperand(0)->getType()->getIntegerBitWidth() != 128)
+      return nullptr;
+    std::optional<Halves> left = halvesOf(compare.getOperand(0), builder);
+    std::optional<Halves> right = halvesOf(compare.getOperand(1), builder);
+    if (!left || !right)
+      return nullptr;
+    llvm::CmpInst::Predicate predicate = compare.getPredicate();
+    llvm::Value *highEqual = builder.CreateICmpEQ(left->hi, right->hi);
+    if (compare.isEquality()) {
+      llvm::Value *equal = builder.CreateAnd(highEqual, builder.CreateICmpEQ(left->lo, right->lo));
+      return predicate == llvm::CmpInst::ICMP_EQ ? equal : builder.CreateNot(equal);
+    }
+    llvm::Value *high = builder.CreateICmp(predicate, left->hi, right->hi);
+    llvm::Value *low = builder.CreateICmp(llvm::ICmpInst::getUnsignedPredicate(predicate), left->lo, right->lo);
+    return builder.CreateSelect(highEqual, low, high);
+  }
+
   /// The full 128-bit product: the unsigned product of the low halves from
   /// 32-bit pieces, less 2^64 * (the other operand) for each sign-extended
   /// negative operand. Only operands that are 64-bit values extended.
@@ -182,7 +212,8 @@ private:
     llvm::Value *p10 = builder.CreateMul(a1, b0), *p11 = builder.CreateMul(a1, b1);
     llvm::Value *middle = builder.CreateAdd(builder.CreateAdd(high32(p00), low32(p01)), low32(p10));
     llvm::Value *lo = builder.CreateOr(builder.CreateShl(middle, 32), low32(p00));
-    llvm::Value *hi = builder.CreateAdd(builder.CreateAdd(p11, high32(p01)), builder.CreateAdd(high32(p10), high32(middle)));
+    llvm::Value *hi =
+        builder.CreateAdd(builder.CreateAdd(p11, high32(p01)), builder.CreateAdd(high32(p10), high32(middle)));
     llvm::Value *zero = llvm::ConstantInt::get(int64_, 0);
     if (a.signExtended)
       hi = builder.CreateSub(hi, builder.CreateSelect(builder.CreateICmpSLT(a.lo, zero), b.lo, zero));

@@ -32,6 +32,13 @@ struct LowerMaskBitcastsPass : llvm::PassInfoMixin<LowerMaskBitcastsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Integer and min/max vector reductions of any width as chains of their
+/// operation (expand_odd_reductions.cpp): ExpandReductionsPass expands
+/// power-of-two widths only.
+struct ExpandOddReductionsPass : llvm::PassInfoMixin<ExpandOddReductionsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// The longest memcpy/memmove/memset the emitter writes as word copies.
 inline constexpr uint64_t kMaxWordTransfer = 1024;
 
