@@ -48,6 +48,11 @@ std::vector<std::byte> encodeVulkanBinary(const VulkanBinary &binary) {
   }
   writer.u64(binary.globalVariableSize);
   writer.bytes(binary.globalVariableInit);
+  writer.u64(binary.globalVariableRelocations.size());
+  for (const VulkanGlobalRelocation &relocation : binary.globalVariableRelocations) {
+    writer.u64(relocation.offset);
+    writer.u64(relocation.target);
+  }
   writer.bytes(binary.printfTable);
   writer.bytes(std::as_bytes(std::span(binary.spirv)));
   writer.u64(checksum(writer.data()));
@@ -90,6 +95,15 @@ llvm::Expected<VulkanBinary> decodeVulkanBinary(std::span<const std::byte> bytes
   }
   binary.globalVariableSize = reader.u64();
   binary.globalVariableInit = reader.bytes();
+  uint64_t relocations = reader.u64();
+  for (uint64_t i = 0; i < relocations && !reader.failed(); ++i) {
+    VulkanGlobalRelocation relocation;
+    relocation.offset = reader.u64();
+    relocation.target = reader.u64();
+    if (relocation.offset > binary.globalVariableSize || binary.globalVariableSize - relocation.offset < 8)
+      return invalid("relocation outside the program-scope variable block");
+    binary.globalVariableRelocations.push_back(relocation);
+  }
   binary.printfTable = reader.bytes();
   std::vector<std::byte> spirv = reader.bytes();
   size_t checkedSize = reader.position();

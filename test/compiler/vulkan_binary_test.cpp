@@ -24,6 +24,7 @@ VulkanBinary sample() {
   binary.kernels.push_back(kernel);
   binary.globalVariableSize = 64;
   binary.globalVariableInit = {std::byte{1}, std::byte{2}};
+  binary.globalVariableRelocations = {{8, 0}, {56, 20}};
   binary.printfTable = {std::byte{'P'}};
   binary.spirv = {0x07230203u, 0x00010600u, 0, 10, 0};
   return binary;
@@ -47,7 +48,18 @@ TEST(VulkanBinary, RoundTrips) {
   EXPECT_EQ(kernel.args[2].specConstantId, 3u);
   EXPECT_EQ(decoded->globalVariableSize, 64u);
   EXPECT_EQ(decoded->globalVariableInit.size(), 2u);
+  ASSERT_EQ(decoded->globalVariableRelocations.size(), 2u);
+  EXPECT_EQ(decoded->globalVariableRelocations[1].offset, 56u);
+  EXPECT_EQ(decoded->globalVariableRelocations[1].target, 20u);
   EXPECT_EQ(decoded->spirv, sample().spirv);
+}
+
+TEST(VulkanBinary, RejectsARelocationOutsideTheBlock) {
+  compiler::VulkanBinary binary = sample();
+  binary.globalVariableRelocations = {{60, 0}}; // 8 bytes at 60 pass the 64-byte block
+  auto decoded = compiler::decodeVulkanBinary(compiler::encodeVulkanBinary(binary));
+  EXPECT_FALSE(static_cast<bool>(decoded));
+  llvm::consumeError(decoded.takeError());
 }
 
 TEST(VulkanBinary, RejectsDamagedInput) {

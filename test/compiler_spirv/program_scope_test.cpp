@@ -2,6 +2,7 @@
 // LaunchField::GlobalVariables) and structs passed by value.
 #include "spirv_test_support.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace compiler::spirv::test {
@@ -45,6 +46,40 @@ TEST(SpirvProgramScope, VariablesAndConstantTablesInOneBlock) {
   EXPECT_TRUE(contains(table, sizeof(table)));
   EXPECT_TRUE(contains(&counter, sizeof(counter)));
   EXPECT_TRUE(contains(&half, sizeof(half)));
+}
+
+TEST(SpirvProgramScope, PointerInitialisersBecomeRelocations) {
+  Built built = buildOk(R"(
+    global int values[4] = {1, 2, 3, 4};
+    global int *global second = &values[1];
+    constant int table[2] = {7, 8};
+    global struct { constant int *entry; long tag; } described = {&table[1], 42};
+    kernel void k(global int *out) {
+      out[0] = *second + *described.entry + (int)described.tag;
+      second = &values[3];
+    })",
+                        "-cl-std=CL3.0");
+  const VulkanBinary &binary = built.binary;
+  ASSERT_EQ(binary.globalVariableRelocations.size(), 2u);
+  // Each relocation's target is the offset of values[1] / table[1] in the
+  // block: 4 bytes past the start of a variable the image holds.
+  auto imageHolds = [&](uint64_t offset, int value) {
+    int stored = 0;
+    if (offset + 4 > binary.globalVariableInit.size())
+      return false;
+    std::memcpy(&stored, binary.globalVariableInit.data() + offset, 4);
+    return stored == value;
+  };
+  std::vector<int> targets;
+  for (const VulkanGlobalRelocation &relocation : binary.globalVariableRelocations) {
+    EXPECT_LE(relocation.offset + 8, binary.globalVariableSize);
+    EXPECT_EQ(relocation.offset % 8, 0u);
+    for (int value : {2, 8})
+      if (imageHolds(relocation.target, value) && imageHolds(relocation.target - 4, value - 1))
+        targets.push_back(value);
+  }
+  std::sort(targets.begin(), targets.end());
+  EXPECT_EQ(targets, (std::vector<int>{2, 8}));
 }
 
 TEST(SpirvProgramScope, StructArgumentByValue) {

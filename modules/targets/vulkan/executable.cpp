@@ -71,6 +71,11 @@ llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std
     std::memcpy(host, loaded.globalVariableInit.data(), loaded.globalVariableInit.size());
     std::memset(host + loaded.globalVariableInit.size(), 0,
                 loaded.globalVariableSize - loaded.globalVariableInit.size());
+    // Pointer initialisers: addresses in the block, known now.
+    for (const compiler::VulkanGlobalRelocation &relocation : loaded.globalVariableRelocations) {
+      uint64_t address = (*globals)->address() + relocation.target;
+      std::memcpy(host + relocation.offset, &address, sizeof(address));
+    }
     program->globals = std::move(*globals);
   }
   return std::unique_ptr<Executable>(new Executable(std::move(program)));

@@ -41,6 +41,7 @@ llvm::Error emitSpirv(llvm::Module &module, const std::vector<KernelInfo> &kerne
   binary.spirv = builder.finish();
   binary.globalVariableSize = state.programScope.size;
   binary.globalVariableInit = std::move(state.programScope.initialImage);
+  binary.globalVariableRelocations = std::move(state.programScope.relocations);
   return llvm::Error::success();
 }
 

@@ -19,6 +19,8 @@
 //   uint64   globalVariableSize    bytes of the program-scope variable block
 //   uint64   size, byte globalVariableInit[size]  its initial contents
 //                                  (shorter than the block: the rest is zero)
+//   uint64   relocationCount
+//   relocationCount times: uint64 offset, target    VulkanGlobalRelocation
 //   uint64   printfTableSize, byte printfTable[]  compiler/abi/printf_abi.h
 //   uint64   spirvSize, byte spirv[spirvSize]     one SPIR-V module, every kernel an entry point
 //   uint64   checksum              xxh3_64bits of every byte before it
@@ -37,7 +39,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kVulkanBinaryVersion = 1;
+inline constexpr uint32_t kVulkanBinaryVersion = 2;
 
 enum VulkanKernelFlags : uint32_t {
   /// The kernel calls printf: give it a printf buffer (LaunchField::PrintfBuffer).
@@ -67,15 +69,22 @@ struct VulkanKernelBinaryInfo {
   std::vector<VulkanKernelArg> args;
 
   VulkanKernelBinaryInfo() { launchFieldOffsets.fill(abi::vulkan::kNotUsed); }
-  uint32_t offsetOf(abi::vulkan::LaunchField field) const {
-    return launchFieldOffsets[static_cast<uint32_t>(field)];
-  }
+  uint32_t offsetOf(abi::vulkan::LaunchField field) const { return launchFieldOffsets[static_cast<uint32_t>(field)]; }
+};
+
+/// A pointer in the initial contents of the program-scope variable block:
+/// the runtime writes the block's device address + `target` as a uint64 at
+/// `offset` once it has allocated the block.
+struct VulkanGlobalRelocation {
+  uint64_t offset = 0;
+  uint64_t target = 0;
 };
 
 struct VulkanBinary {
   std::vector<VulkanKernelBinaryInfo> kernels;
   uint64_t globalVariableSize = 0;
   std::vector<std::byte> globalVariableInit;
+  std::vector<VulkanGlobalRelocation> globalVariableRelocations;
   std::vector<std::byte> printfTable;
   std::vector<uint32_t> spirv;
 };
