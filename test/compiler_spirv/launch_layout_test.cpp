@@ -54,6 +54,19 @@ TEST(SpirvLaunchLayout, ArgumentsBeyondPushConstantsGoToAnArgumentBuffer) {
   EXPECT_LE(end, kernel.argumentBufferSize);
 }
 
+TEST(SpirvLaunchLayout, VolatileWideVectorArguments) {
+  // Unoptimised IR spills each argument to a volatile private copy; a
+  // long16 cannot stay whole in SPIR-V (CTS get_kernel_arg_info).
+  Built built = buildOk(R"(
+    kernel void k(private const volatile long16 a, private const volatile uchar8 b, global long *out) {
+      out[0] = a.s3 + b.s7;
+    })",
+                        "-cl-kernel-arg-info");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  EXPECT_EQ(built.binary.kernels[0].args.size(), 3u);
+  buildOk("kernel void empty(private const volatile long16 a, private const volatile ulong3 b) {}", "-cl-opt-disable");
+}
+
 TEST(SpirvLaunchLayout, PrintfUsesThePrintfBufferAndTheFormatTable) {
   Built built = buildOk(R"(
     kernel void prints(global int *p, float4 v) {

@@ -36,6 +36,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(CheckFullyInlinedPass());
     passes.addPass(LowerPrintfPass(LowerPrintfPass::BufferSource::BufferFunction));
+    passes.addPass(PlainPrivateAccessesPass());
     runModulePasses(module, passes);
   }
   if (llvm::Error error = takeBuildErrors(module))

@@ -19,6 +19,12 @@ struct CheckFullyInlinedPass : llvm::PassInfoMixin<CheckFullyInlinedPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Volatile loads and stores of private memory as plain ones
+/// (plain_private_accesses.cpp).
+struct PlainPrivateAccessesPass : llvm::PassInfoMixin<PlainPrivateAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// 128-bit integer arithmetic (mul_hi of 64-bit values) as 64-bit halves
 /// (lower_wide_integers.cpp); what it cannot lower stays for the emitter to
 /// refuse.
