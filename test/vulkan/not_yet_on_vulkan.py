@@ -24,11 +24,7 @@ HEADER = """\
 
 
 # Tests a run cannot include (the script cannot observe them), with why.
-UNRUNNABLE = {
-    "Devices/FaultTest.StackExhaustionDoesNotKillTheProcess/*":
-        "no limit on private memory yet: the 64 MiB private array builds, and on lavapipe the\n"
-        "# process grew past 23 GiB in 12 minutes without finishing (killed)",
-}
+UNRUNNABLE = {}
 
 
 def build_error(lines):

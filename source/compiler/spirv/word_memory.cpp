@@ -7,6 +7,7 @@
 // Accesses of 32- and 64-bit values are whole words; 8- and 16-bit stores to
 // __local memory change their bits of the word with atomic and/or, so that
 // work-items writing neighbouring bytes do not race.
+#include "build_failure.h"
 #include "kernel_emitter.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -37,7 +38,12 @@ llvm::Error KernelEmitter::declareWordMemory() {
       if (!count)
         return unsupported(instruction, "variable-sized private arrays");
       WordVariable variable;
-      variable.words = wordsOf(alloca->getAllocatedType()) * uint32_t(count->getZExtValue());
+      uint64_t words = uint64_t(wordsOf(alloca->getAllocatedType())) * count->getZExtValue();
+      if (words * 4 > kVulkanMaxPrivateBytes)
+        return buildFailure("error: " + kernel_.getName() + ": a private array of " + llvm::Twine(words * 4) +
+                            " bytes, more than the " + llvm::Twine(kVulkanMaxPrivateBytes) +
+                            " bytes of private memory a work-item may use on this target");
+      variable.words = uint32_t(words);
       wordVariables_[alloca] = variable;
     }
     for (llvm::Value *operand : instruction.operands()) {
@@ -55,6 +61,14 @@ llvm::Error KernelEmitter::declareWordMemory() {
   }
   info_.localMemSize = localBytes;
   // Private memory: every alloca and byval argument at a fixed offset.
+  uint64_t privateBytes = 0;
+  for (auto &[base, variable] : wordVariables_)
+    if (variable.storage == spv::StorageClass::Function)
+      privateBytes += uint64_t(variable.words) * 4;
+  if (privateBytes > kVulkanMaxPrivateBytes)
+    return buildFailure("error: " + kernel_.getName() + ": uses " + llvm::Twine(privateBytes) +
+                        " bytes of private memory per work-item, more than the " + llvm::Twine(kVulkanMaxPrivateBytes) +
+                        " this target allows");
   for (auto &[base, variable] : wordVariables_)
     if (variable.storage == spv::StorageClass::Function) {
       variable.staticOffset = privateWords_ * 4;

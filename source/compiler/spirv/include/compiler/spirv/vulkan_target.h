@@ -22,6 +22,12 @@ inline constexpr bool kVulkanHalfMath = false;
 /// 64-bit atomics on __local memory, which cl_khr_int64_base_atomics
 /// covers: the emitter keeps __local memory as an array of 32-bit words.
 inline constexpr bool kVulkanLocalInt64Atomics = false;
+/// The most private memory (every private variable and array of one
+/// work-item) a kernel may use; larger kernels fail the build. Vulkan has no
+/// limit to query; this is the per-thread maximum NVIDIA documents for its
+/// GPUs' local memory, and a CPU driver such as lavapipe would otherwise
+/// exhaust the host's memory.
+inline constexpr uint64_t kVulkanMaxPrivateBytes = 512 * 1024;
 
 /// What the compiler must know about the device it compiles for. The
 /// runtime fills it from the Vulkan device's properties and features.
