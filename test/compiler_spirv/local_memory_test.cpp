@@ -106,3 +106,25 @@ TEST(SpirvLocalMemory, PointerChoosingBetweenPrivateArrays) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+TEST(SpirvLocalMemory, WorkGroupCollectivesUseOneScratchSlotPerWorkItem) {
+  // The scratch is __local (Workgroup) memory of the kernel: one slot per
+  // work-item of the largest work-group, for the widest element (long).
+  Built built = buildOk(R"(
+    kernel void k(global const long *in, global long *out, global int *flags) {
+      size_t i = get_global_id(0);
+      out[i] = work_group_reduce_add(in[i]) + work_group_scan_exclusive_max(in[i]) +
+               work_group_broadcast(in[i], 3);
+      flags[i] = work_group_any(flags[i]) + work_group_all(flags[i]);
+    })",
+                        "-cl-std=CL3.0");
+  ASSERT_EQ(built.binary.kernels.size(), 1u);
+  EXPECT_EQ(built.binary.kernels[0].localMemSize, lavapipeConfig().maxWorkGroupSize * sizeof(int64_t));
+  EXPECT_EQ(built.binary.globalVariableSize, 0u) << "the scratch is not a program-scope variable";
+}
+
+} // namespace
+} // namespace compiler::spirv::test

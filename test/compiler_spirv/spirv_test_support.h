@@ -27,7 +27,8 @@ inline VulkanTargetConfig lavapipeConfig() {
                        "cl_khr_global_int32_extended_atomics",
                        "cl_khr_local_int32_base_atomics",
                        "cl_khr_byte_addressable_store",
-                       "__opencl_c_program_scope_global_variables"};
+                       "__opencl_c_program_scope_global_variables",
+                       "__opencl_c_work_group_collective_functions"};
   config.builtinLibrary = vulkanBuiltinLibrary();
   config.maxPushConstantsSize = 128;
   config.fp64 = config.int8 = config.int16 = config.atomicInt64 = true;

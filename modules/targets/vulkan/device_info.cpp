@@ -147,7 +147,9 @@ void describeExtensions(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.extensions.push_back("cl_khr_fp64");
   if (info.fp16)
     info.extensions.push_back("cl_khr_fp16");
-  info.openclCFeatures = {"__opencl_c_program_scope_global_variables"};
+  // Work-group collectives: the shared LowerGroupBuiltinsPass, through a
+  // __local scratch array and barriers.
+  info.openclCFeatures = {"__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions"};
   // Sub-groups as the OpenCL 3.0 feature only: the cl_khr_subgroups
   // extension requires independent forward progress of sub-groups, which
   // Vulkan does not promise (the CTS's test_subgroups ifp checks it).
@@ -243,6 +245,7 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   config.maxClStd = 300;
   config.maxPushConstantsSize = facts.properties.limits.maxPushConstantsSize;
   config.subgroupSize = info.subGroupSizes.empty() ? 0 : info.subGroupSizes.front();
+  config.maxWorkGroupSize = static_cast<uint32_t>(info.maxWorkGroupSize);
   config.fp64 = info.fp64;
   // Double arithmetic inside generated code (exact float fma, accurate
   // sqrt) needs only the feature, not OpenCL's full fp64 requirements.

@@ -6,15 +6,19 @@
 // Each collective call becomes, in place:
 //   scratch[lid] = x;   barrier
 //   if (lid == 0) combine scratch[0 .. n) sequentially (scans in place,
-//                 reductions into scratch[kMaxWorkGroupSize]);
-//   barrier;            result = scratch[lid] or scratch[kMaxWorkGroupSize]
+//                 reductions into scratch[maxWorkGroupSize]);
+//   barrier;            result = scratch[lid] or scratch[maxWorkGroupSize]
+// (or, with Options::resultSlotAfterItems off, into scratch[0], read before
+// a third barrier)
 // (a broadcast reads scratch[id] between the two barriers instead). That is
 // O(n) per work-group. A work-item only ever stores to its own slot before
 // the first barrier and only work-item 0 writes between the barriers, so a
 // following collective may reuse the scratch without a third barrier.
 // The scratch is one per function, sized for the largest element it needs;
-// it is a __local variable (internal, undef initializer) that
-// LowerLocalVariablesPass places in the work-group's __local area.
+// it is a __local variable (internal, undef initializer) with one slot per
+// work-item of the largest work-group (Options::maxWorkGroupSize) plus one,
+// which LowerLocalVariablesPass places in the work-group's __local area (on
+// vulkan: the kernel's Workgroup array).
 // The barriers are `barrier(CLK_LOCAL_MEM_FENCE)` calls and the ids are
 // calls of the work-item builtins, all lowered by later passes.
 #include "builtin_signature.h"
@@ -31,9 +35,6 @@
 namespace compiler {
 namespace {
 
-/// The largest work-group a CPU-like target runs (DeviceInfo::maxWorkGroupSize
-/// of host and riscv_sim); the scratch has one slot per work-item plus one.
-constexpr uint64_t kMaxWorkGroupSize = 1024;
 constexpr unsigned kLocalMemFence = 1; // CLK_LOCAL_MEM_FENCE
 
 enum class Collective { Reduce, ScanInclusive, ScanExclusive, Broadcast, Any, All };
@@ -179,16 +180,19 @@ llvm::Value *combine(llvm::IRBuilder<> &builder, Operation operation, const ClTy
 /// Emits the collectives and queries of one function.
 class GroupLowering {
 public:
-  explicit GroupLowering(llvm::Function &function)
+  GroupLowering(llvm::Function &function, const LowerGroupBuiltinsPass::Options &options)
       : function_(function), module_(*function.getParent()), context_(function.getContext()),
-        builder_(function.getContext()) {}
+        builder_(function.getContext()), slots_(options.maxWorkGroupSize + (options.resultSlotAfterItems ? 1 : 0)),
+        resultSlot_(options.resultSlotAfterItems ? options.maxWorkGroupSize : 0),
+        addressSpace_(options.scratchAddressSpace.value_or(module_.getDataLayout().getDefaultGlobalsAddressSpace())) {}
 
   /// Creates the function's scratch variable with slots of `bytes` bytes.
   void createScratch(unsigned bytes) {
     llvm::Type *slot = llvm::Type::getIntNTy(context_, bytes * 8);
-    auto *type = llvm::ArrayType::get(slot, kMaxWorkGroupSize + 1);
+    auto *type = llvm::ArrayType::get(slot, slots_);
     scratch_ = new llvm::GlobalVariable(module_, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
-                                        llvm::UndefValue::get(type), "__polymux_group_scratch." + function_.getName());
+                                        llvm::UndefValue::get(type), "__polymux_group_scratch." + function_.getName(),
+                                        nullptr, llvm::GlobalValue::NotThreadLocal, addressSpace_);
     scratch_->setAlignment(llvm::Align(8));
     scratch_->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   }
@@ -283,13 +287,15 @@ public:
     builder_.SetInsertPoint(exit);
     bool isScan = collective.collective == Collective::ScanInclusive || exclusive;
     if (!isScan)
-      builder_.CreateAlignedStore(accumulator, slot(type, builder_.getInt64(kMaxWorkGroupSize)), alignOf(type));
+      builder_.CreateAlignedStore(accumulator, slot(type, builder_.getInt64(resultSlot_)), alignOf(type));
     builder_.CreateBr(after);
 
     builder_.SetInsertPoint(&call);
     barrier();
-    llvm::Value *result = builder_.CreateAlignedLoad(
-        type, slot(type, isScan ? lid : builder_.getInt64(kMaxWorkGroupSize)), alignOf(type));
+    llvm::Value *result =
+        builder_.CreateAlignedLoad(type, slot(type, isScan ? lid : builder_.getInt64(resultSlot_)), alignOf(type));
+    if (!isScan && resultSlot_ == 0)
+      barrier(); // everyone has read slot 0 before the next collective's stores
     replace(call, result);
   }
 
@@ -359,6 +365,10 @@ private:
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
   llvm::GlobalVariable *scratch_ = nullptr;
+  uint64_t slots_;
+  /// Where a reduction's result goes (Options::resultSlotAfterItems).
+  uint64_t resultSlot_;
+  unsigned addressSpace_;
 };
 
 } // namespace
@@ -370,10 +380,13 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
   for (llvm::Function &function : module) {
     if (!function.isDeclaration())
       continue;
-    if (Query query = classifyQuery(function.getName()); query != Query::None)
-      queries[&function] = query;
-    else if (std::optional<CollectiveCall> collective = classifyCollective(function.getName()))
-      collectives[&function] = *collective;
+    if (Query query = classifyQuery(function.getName()); query != Query::None) {
+      if (options.subGroupsAreWorkGroups)
+        queries[&function] = query;
+    } else if (std::optional<CollectiveCall> collective = classifyCollective(function.getName())) {
+      if (options.subGroupsAreWorkGroups || !collective->subGroup)
+        collectives[&function] = *collective;
+    }
   }
   if (queries.empty() && collectives.empty())
     return llvm::PreservedAnalyses::all();
@@ -398,7 +411,7 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
     }
     if (queryCalls.empty() && collectiveCalls.empty())
       continue;
-    GroupLowering lowering(function);
+    GroupLowering lowering(function, options);
     if (scratchBytes)
       lowering.createScratch(scratchBytes);
     for (auto [call, query] : queryCalls)

@@ -20,6 +20,7 @@ namespace compiler::spirv {
 
 namespace {
 constexpr unsigned kGenericAddressSpace = 4; // OpenCL's generic space on the SPIR-V triple
+constexpr unsigned kLocalAddressSpace = 3;
 } // namespace
 
 llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &config, bool optDisable) {
@@ -35,6 +36,14 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     passes.addPass(InlineEverythingPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(CheckFullyInlinedPass());
+    // Work-group collectives through __local scratch and barriers; the
+    // sub-group ones are Vulkan subgroup operations (sub_group_emitter.cpp).
+    LowerGroupBuiltinsPass::Options groups;
+    groups.subGroupsAreWorkGroups = false;
+    groups.maxWorkGroupSize = config.maxWorkGroupSize;
+    groups.scratchAddressSpace = kLocalAddressSpace;
+    groups.resultSlotAfterItems = false;
+    passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerPrintfPass(LowerPrintfPass::BufferSource::BufferFunction));
     passes.addPass(PlainPrivateAccessesPass());
     runModulePasses(module, passes);

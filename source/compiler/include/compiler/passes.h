@@ -19,6 +19,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -111,9 +112,30 @@ struct LowerWorkItemBuiltinsPass : llvm::PassInfoMixin<LowerWorkItemBuiltinsPass
 /// (work_group_reduce/scan/broadcast/any/all, their sub_group_ forms) and the
 /// sub-group queries (get_sub_group_size, ...) with __local scratch
 /// variables, barriers and work-item builtins, which the later passes lower.
-/// On CPU targets a sub-group is the whole work-group.
+/// On CPU targets a sub-group is the whole work-group. Targets with sub-groups
+/// of their own (vulkan) lower only the work_group_ forms.
 struct LowerGroupBuiltinsPass : llvm::PassInfoMixin<LowerGroupBuiltinsPass> {
+  struct Options {
+    /// Whether the sub_group_ builtins are lowered as work-group ones.
+    bool subGroupsAreWorkGroups = true;
+    /// The largest work-group the target runs: the scratch has a slot per
+    /// work-item.
+    uint64_t maxWorkGroupSize = 1024;
+    /// Where a reduction leaves its result: in a slot of its own after the
+    /// work-items' ones (the next collective may then reuse the scratch at
+    /// once), or in slot 0 followed by a third barrier, which keeps the
+    /// scratch to one slot per work-item (GPUs, whose __local memory is
+    /// small and whose barriers are cheap).
+    bool resultSlotAfterItems = true;
+    /// The scratch variable's address space: the module's default for
+    /// globals on CPU targets (which have one flat space), OpenCL's __local
+    /// space (3) on targets that keep it.
+    std::optional<unsigned> scratchAddressSpace;
+  };
+  LowerGroupBuiltinsPass() = default;
+  explicit LowerGroupBuiltinsPass(Options options) : options(options) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  Options options;
 };
 
 /// Gives each work-item function's __local variables (those it uses,

@@ -47,6 +47,8 @@ struct VulkanTargetConfig {
   // Device facts the generated code depends on.
   uint32_t maxPushConstantsSize = 128;
   uint32_t subgroupSize = 0; ///< 0: no sub-group operations
+  /// maxComputeWorkGroupInvocations: sizes the work-group collectives' scratch.
+  uint32_t maxWorkGroupSize = 1024;
   bool fp64 = false;
   /// shaderFloat64: double arithmetic usable inside generated code (an
   /// exact float fma, an accurate float sqrt) even where the device does
