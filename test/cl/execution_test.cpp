@@ -546,6 +546,59 @@ TEST_P(ExecutionTest, PackedStructsInGlobalMemory) {
   }
 }
 
+TEST_P(ExecutionTest, VectorsBuiltFromPiecesOfEverySize) {
+  // Like the CTS's vector_creation: hundreds of vectors, each built from
+  // vloads of 1 to 16 elements. The optimiser turns some of the shuffles
+  // into bitcasts of 128-bit integers and regroupings of vectors
+  // (<16 x i8> to <2 x i64>), which a GPU compiler has to take apart again.
+  struct Shape {
+    const char *type;
+    int width;
+    size_t elementSize;
+  };
+  for (const Shape &shape : {Shape{"char", 16, 1}, Shape{"int", 16, 4}}) {
+    SCOPED_TRACE(shape.type);
+    constexpr int kLines = 48; // the int16 kernel of 40 lines needed the regrouping already
+    std::string source = "kernel void build(global const " + std::string(shape.type) + " *src, global " + shape.type +
+                         std::to_string(shape.width) + " *result) {\n";
+    unsigned seed = 12345;
+    for (int line = 0; line < kLines; ++line) {
+      std::string pieces;
+      for (int at = 0; at < shape.width;) {
+        const int sizes[] = {1, 2, 3, 4, 8, 16};
+        seed = seed * 1103515245u + 12345u;
+        int size = sizes[(seed >> 16) % 6];
+        if (at + size > shape.width)
+          continue;
+        std::string address = "src + " + std::to_string(line + at);
+        pieces += std::string(pieces.empty() ? "" : ", ") +
+                  (size == 1 ? "src[" + std::to_string(line + at) + "]"
+                             : "vload" + std::to_string(size) + "(0, " + address + ")");
+        at += size;
+      }
+      source += "  result[" + std::to_string(line) + "] = (" + shape.type + std::to_string(shape.width) + ")(" +
+                pieces + ");\n";
+    }
+    source += "}\n";
+    Program program = build(source);
+    ASSERT_TRUE(program);
+    Kernel k = kernel(program, "build");
+    const size_t count = kLines + shape.width;
+    std::vector<unsigned char> input(count * shape.elementSize);
+    for (size_t i = 0; i < input.size(); ++i)
+      input[i] = static_cast<unsigned char>(i * 7 + 3);
+    Mem src = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, input.size(), input.data());
+    const size_t rowBytes = shape.width * shape.elementSize;
+    Mem result = buffer(CL_MEM_WRITE_ONLY, kLines * rowBytes);
+    setArgs(k, src.get(), result.get());
+    run1D(k, 1);
+    std::vector<unsigned char> rows = read<unsigned char>(result, kLines * rowBytes);
+    for (int line = 0; line < kLines; ++line)
+      ASSERT_EQ(std::memcmp(rows.data() + line * rowBytes, input.data() + line * shape.elementSize, rowBytes), 0)
+          << "line " << line;
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

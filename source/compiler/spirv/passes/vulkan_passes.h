@@ -45,6 +45,12 @@ struct ExpandOddReductionsPass : llvm::PassInfoMixin<ExpandOddReductionsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Bitcasts between integers and vectors SPIR-V cannot hold whole as element
+/// extracts/inserts and shifts (expand_vector_integer_bitcasts.cpp).
+struct ExpandVectorIntegerBitcastsPass : llvm::PassInfoMixin<ExpandVectorIntegerBitcastsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// The longest memcpy/memmove/memset the emitter writes as word copies.
 inline constexpr uint64_t kMaxWordTransfer = 1024;
 
