@@ -599,6 +599,52 @@ TEST_P(ExecutionTest, VectorsBuiltFromPiecesOfEverySize) {
   }
 }
 
+TEST_P(ExecutionTest, PrivateAndLocalPointersShowTheirTypesAlignment) {
+  // (ulong)&x of a private or __local variable, or of a __local argument, is
+  // a multiple of the alignment of x's type (CTS kernel_memory_alignment_*):
+  // on the vulkan target such pointers are offsets that it must align.
+  Program program = build(R"CLC(
+    kernel void aligned(global ulong *out, local char *a0, local long16 *a1, local short3 *a2, local long8 *a3) {
+      local char l0[3];
+      local long16 l1[3];
+      local int3 l2[3];
+      local long4 l3[3];
+      private char p0[3];
+      private long16 p1[3];
+      private short2 p2[3];
+      private long8 p3[3];
+      size_t i = get_local_id(0);
+      l0[i] = 1; l1[i] = 2; l2[i] = 3; l3[i] = 4;
+      a0[i] = 1; a1[i] = 2; a2[i] = 3; a3[i] = 4;
+      for (int j = 0; j < 3; ++j) {
+        p0[j] = (char)j; p1[j] = (long)j; p2[j] = (short)j; p3[j] = (long)j;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (i == 0) {
+        out[0] = (ulong)&l0[0]; out[1] = (ulong)&l1[0]; out[2] = (ulong)&l2[0]; out[3] = (ulong)&l3[0];
+        out[4] = (ulong)&a0[0]; out[5] = (ulong)&a1[0]; out[6] = (ulong)&a2[0]; out[7] = (ulong)&a3[0];
+        out[8] = (ulong)&p0[0]; out[9] = (ulong)&p1[0]; out[10] = (ulong)&p2[0]; out[11] = (ulong)&p3[0];
+        // Reading back through the arrays keeps them (and the stores) alive.
+        out[12] = l0[2] + l1[2].s0 + l2[2].x + l3[2].x + a0[2] + a1[2].s0 + a2[2].x + a3[2].s0 + p0[2] + p1[2].s0 +
+                  p2[2].x + p3[2].s0;
+      }
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "aligned");
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 13 * sizeof(cl_ulong));
+  ASSERT_CL(setArg(k, 0, out.get()));
+  const size_t elementSizes[] = {1, 128, 8, 64}; // char, long16, short3 (as short4), long8
+  for (cl_uint a = 0; a < 4; ++a)
+    ASSERT_CL(clSetKernelArg(k, 1 + a, 3 * elementSizes[a] + 5, nullptr));
+  size_t global = 3, local = 3;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  std::vector<cl_ulong> addresses = read<cl_ulong>(out, 13);
+  const cl_ulong alignments[] = {1, 128, 16, 32, 1, 128, 8, 64, 1, 128, 4, 64};
+  for (size_t i = 0; i < 12; ++i)
+    EXPECT_EQ(addresses[i] % alignments[i], 0u) << "pointer " << i << " = " << addresses[i];
+  EXPECT_EQ(addresses[12], cl_ulong(1 + 2 + 3 + 4 + 1 + 2 + 3 + 4 + 2 + 2 + 2 + 2));
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

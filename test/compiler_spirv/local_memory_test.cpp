@@ -24,7 +24,7 @@ TEST(SpirvLocalMemory, ReductionWithLocalArgumentAndBarriers) {
   ASSERT_EQ(kernel.args.size(), 3u);
   EXPECT_EQ(kernel.args[2].kind, VulkanKernelArg::Kind::Local);
   EXPECT_EQ(kernel.args[2].specConstantId, abi::vulkan::kFirstLocalArgSpecId);
-  EXPECT_EQ(kernel.args[2].size, 0u);
+  EXPECT_EQ(kernel.args[2].size, 4u); // the alignment of its offset: an int's
   EXPECT_EQ(kernel.localMemSize, 0u);
 }
 

@@ -371,8 +371,9 @@ llvm::Error KernelEmitter::emitCast(llvm::CastInst &cast) {
     break;
   case llvm::Instruction::PtrToInt:
   case llvm::Instruction::IntToPtr:
-    if (!isGlobalPointer(cast.getOpcode() == llvm::Instruction::PtrToInt ? from : to))
-      return unsupported(cast, "pointer-integer conversion outside __global memory");
+    // __global/__constant pointers are device addresses, private and
+    // __local ones byte offsets in their space's word array: either
+    // converts to and from integers as a number.
     if (type(from) == resultType)
       op(spv::Op::OpCopyObject, resultType, {source}, result);
     else

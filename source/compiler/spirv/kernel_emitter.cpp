@@ -225,6 +225,9 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
       arg.specConstantId = nextLocalSpecId_++;
       WordVariable local;
       local.storage = spv::StorageClass::Workgroup;
+      // Clang gives pointer parameters the alignment of their pointee type.
+      local.alignment = wordAlignment(argument.getParamAlign().valueOrOne());
+      arg.size = local.alignment;
       // (made once: the layout may be done twice)
       Id &sizeBytes = localArgumentSizes_[arg.specConstantId];
       if (!sizeBytes)

@@ -28,6 +28,14 @@ namespace compiler::spirv {
 bool isGlobalPointer(const llvm::Type *type);
 /// A null pointer written as an address-space cast of another null.
 bool isCastNull(const llvm::Constant *constant);
+/// The largest alignment a private or __local variable's offset keeps
+/// (long16/double16: 128 bytes).
+inline constexpr uint32_t kMaxWordAlignment = 128;
+/// `alignment` as a word-memory alignment: at least a word, at most
+/// kMaxWordAlignment.
+uint32_t wordAlignment(llvm::Align alignment);
+/// `offset` rounded up to a multiple of `alignment` (a power of two).
+uint32_t alignUp(uint32_t offset, uint32_t alignment);
 
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {
@@ -190,6 +198,10 @@ private:
     Id sizeBytes = 0;          ///< a __local argument's size (spec constant)
     uint32_t staticOffset = 0; ///< byte offset in the space (not for __local arguments)
     Id offset = 0;             ///< the byte offset as a (spec) constant
+    /// Its offset is a multiple of this (a power of two, at least a word),
+    /// so that a pointer converted to an integer shows the alignment of
+    /// its type (CTS kernel_memory_alignment_*).
+    uint32_t alignment = 4;
   };
   llvm::MapVector<llvm::Value *, WordVariable> wordVariables_;
   uint32_t privateWords_ = 0;

@@ -15,6 +15,8 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Operator.h"
 
+#include <algorithm>
+
 namespace compiler::spirv {
 namespace {
 
@@ -27,6 +29,12 @@ bool isWordMemory(const llvm::Type *type) {
 }
 
 } // namespace
+
+uint32_t wordAlignment(llvm::Align alignment) {
+  return uint32_t(std::clamp<uint64_t>(alignment.value(), 4, kMaxWordAlignment));
+}
+
+uint32_t alignUp(uint32_t offset, uint32_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
 
 llvm::Error KernelEmitter::declareWordMemory() {
   const llvm::DataLayout &layout = kernel_.getDataLayout();
@@ -44,6 +52,7 @@ llvm::Error KernelEmitter::declareWordMemory() {
                             " bytes, more than the " + llvm::Twine(kVulkanMaxPrivateBytes) +
                             " bytes of private memory a work-item may use on this target");
       variable.words = uint32_t(words);
+      variable.alignment = wordAlignment(alloca->getAlign());
       wordVariables_[alloca] = variable;
     }
     for (llvm::Value *operand : instruction.operands()) {
@@ -53,6 +62,8 @@ llvm::Error KernelEmitter::declareWordMemory() {
       WordVariable variable;
       variable.storage = spv::StorageClass::Workgroup;
       variable.words = wordsOf(global->getValueType());
+      variable.alignment = wordAlignment(global->getAlign().valueOrOne());
+      localBytes = alignUp(localBytes, variable.alignment);
       variable.staticOffset = localBytes;
       variable.offset = uint32(localBytes);
       localBytes += variable.words * 4;
@@ -71,6 +82,7 @@ llvm::Error KernelEmitter::declareWordMemory() {
                         " this target allows");
   for (auto &[base, variable] : wordVariables_)
     if (variable.storage == spv::StorageClass::Function) {
+      privateWords_ = alignUp(privateWords_ * 4, variable.alignment) / 4;
       variable.staticOffset = privateWords_ * 4;
       variable.offset = uint32(variable.staticOffset);
       privateWords_ += variable.words;
@@ -79,10 +91,16 @@ llvm::Error KernelEmitter::declareWordMemory() {
     privateSpace_ = builder_.newId();
   // __local memory: the static variables, then each __local argument at the
   // sum of the sizes before it (specialization-constant arithmetic).
+  // Each __local argument starts at a multiple of its alignment; the
+  // runtime adds the same padding when it counts __local memory.
   Id end = uint32(localBytes);
   bool sizedAtRunTime = false;
   for (auto &[base, variable] : wordVariables_)
     if (variable.sizeBytes) {
+      if (variable.alignment > 4) {
+        Id padded = builder_.specConstantOp(uint32Type(), spv::Op::OpIAdd, {end, uint32(variable.alignment - 1)});
+        end = builder_.specConstantOp(uint32Type(), spv::Op::OpBitwiseAnd, {padded, uint32(~(variable.alignment - 1))});
+      }
       variable.offset = end;
       end = builder_.specConstantOp(uint32Type(), spv::Op::OpIAdd, {end, variable.sizeBytes});
       sizedAtRunTime = true;

@@ -54,7 +54,7 @@ struct VulkanKernelArg {
   enum class Kind : uint32_t { Buffer, Value, Local };
   Kind kind = Kind::Value;
   uint32_t offset = 0;         ///< Buffer/Value: in the push constants or the argument buffer
-  uint32_t size = 0;           ///< Buffer: 8; Value: the host size; Local: 0
+  uint32_t size = 0;           ///< Buffer: 8; Value: the host size; Local: the alignment of its offset
   uint32_t specConstantId = 0; ///< Local: the id of its byte size
 };
 

@@ -20,7 +20,9 @@
 // its host bytes (size `args[i].size`). A __local pointer takes no bytes:
 // it is a Workgroup array whose size in bytes is the specialization
 // constant `args[i].specConstantId`, set by the runtime to the size given
-// to clSetKernelArg rounded up to kLocalArgGranule.
+// to clSetKernelArg rounded up to kLocalArgGranule; it starts at the next
+// multiple of `args[i].size` (the alignment of its pointee type) after the
+// static __local variables and the __local arguments before it.
 //
 // Work-group size. The module's entry point takes its local size from the
 // specialization constants kLocalSizeXId/YId/ZId (LocalSizeId execution
