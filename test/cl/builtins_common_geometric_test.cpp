@@ -4,7 +4,9 @@
 // float and double, scalars and every vector width. Inputs include +-0,
 // denormals, FLT_MAX/DBL_MAX, infinities and NaNs; references come from long
 // double (exact enough: 64-bit significands) or MPFR (cross products).
+// A device without CL_FP_DENORM may flush float denormals (denormal_flush.h).
 #include "builtins_elementwise.h"
+#include "denormal_flush.h"
 
 #include <mpfr.h>
 
@@ -39,14 +41,43 @@ template <class T> std::vector<T> uniform(size_t n, double lo, double hi, uint64
 
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
 
+/// ulpError(got, exact) <= ulps; where denormals may be flushed
+/// (`flushing`), a zero also matches an exact value in the denormal range
+/// and a denormal `got` counts as the zero of its sign.
+template <class T> bool withinUlps(T got, long double exact, double ulps, bool flushing) {
+  if (ulpError<T>(got, exact) <= ulps)
+    return true;
+  return flushing && ((got == 0 && inDenormalRange<T>(exact)) ||
+                      (isDenormal(got) && ulpError<T>(flushDenormal(got), exact) <= ulps));
+}
+
+template <class T> std::array<T, 4> flushDenormals(std::array<T, 4> v) {
+  for (T &e : v)
+    e = flushDenormal(e);
+  return v;
+}
+
+/// Whether `accepts(u, w)` holds for the components as given or, where
+/// denormals may be flushed, for them with every denormal flushed.
+template <class T, class Accepts>
+bool acceptedWithFlushedComponents(bool flushing, Accepts &&accepts, const std::array<T, 4> &u,
+                                   const std::array<T, 4> &w) {
+  auto hasDenormal = [](const std::array<T, 4> &v) { return std::any_of(v.begin(), v.end(), isDenormal<T>); };
+  return accepts(u, w) ||
+         (flushing && (hasDenormal(u) || hasDenormal(w)) && accepts(flushDenormals(u), flushDenormals(w)));
+}
+
 class BuiltinsCommonGeometricTest : public ElementwiseTest {
 protected:
   template <class T> bool skipType() { return std::is_same_v<T, cl_double> && !hasDouble(); }
+  /// Whether T results may have their denormals flushed (float without CL_FP_DENORM).
+  template <class T> bool flushes() { return std::is_same_v<T, cl_float> && flushesFloatDenormals(device()); }
 
   template <class T> void checkUnary(std::vector<unsigned> widths) {
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
     const char *name = clTypeName<T>();
+    const bool ftz = flushes<T>();
     std::vector<T> x = wideValues<T>(sizeof(T));
     std::vector<Output> outputs = {output<T>("degrees(a0)", name), output<T>("radians(a0)", name),
                                    output<T>("sign(a0)", name)};
@@ -56,14 +87,22 @@ protected:
       ASSERT_EQ(outputs.size(), results.size());
       std::vector<T> degrees = valuesOf<T>(results[0]), radians = valuesOf<T>(results[1]);
       std::vector<T> sign = valuesOf<T>(results[2]);
+      auto signOf = [](T v) { return std::isnan(v) ? T(0) : v > 0 ? T(1) : v < 0 ? T(-1) : v; };
       for (size_t k = 0; k < x.size(); ++k) {
         const long double v = x[k];
-        EXPECT_LE(ulpError<T>(degrees[k], v * (180 / kPi)), 1.0)
-            << "degrees(" << hex(x[k]) << ") = " << hex(degrees[k]);
-        EXPECT_LE(ulpError<T>(radians[k], v * (kPi / 180)), 1.0)
-            << "radians(" << hex(x[k]) << ") = " << hex(radians[k]);
-        const T expectedSign = std::isnan(x[k]) ? T(0) : x[k] > 0 ? T(1) : x[k] < 0 ? T(-1) : x[k];
-        EXPECT_TRUE(sameBits(expectedSign, sign[k])) << "sign(" << hex(x[k]) << ") = " << hex(sign[k]);
+        auto degreesOk = [&](T u) { return withinUlps<T>(degrees[k], u * (180 / kPi), 1.0, ftz); };
+        auto radiansOk = [&](T u) { return withinUlps<T>(radians[k], u * (kPi / 180), 1.0, ftz); };
+        auto signOk = [&](T u) {
+          return sameBits(signOf(u), sign[k]) || (ftz && matchesAfterResultFlush(signOf(u), sign[k]));
+        };
+        EXPECT_TRUE(acceptedWithFlushedInputs(ftz, degreesOk, x[k]))
+            << "degrees(" << hex(x[k]) << ") = " << hex(degrees[k]) << ", " << ulpError<T>(degrees[k], v * (180 / kPi))
+            << " ulp";
+        EXPECT_TRUE(acceptedWithFlushedInputs(ftz, radiansOk, x[k]))
+            << "radians(" << hex(x[k]) << ") = " << hex(radians[k]) << ", " << ulpError<T>(radians[k], v * (kPi / 180))
+            << " ulp";
+        EXPECT_TRUE(acceptedWithFlushedInputs(ftz, signOk, x[k]))
+            << "sign(" << hex(x[k]) << ") = " << hex(sign[k]) << ", expected " << hex(signOf(x[k]));
       }
       if (HasFailure())
         return;
@@ -74,6 +113,7 @@ protected:
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
     const char *name = clTypeName<T>();
+    const bool ftz = flushes<T>();
     // step: non-NaN edges and values, including +-0 and infinities.
     std::vector<T> specials;
     for (T v : specialValues<T>())
@@ -117,7 +157,9 @@ protected:
         std::vector<T> smooth = valuesOf<T>(results[2]);
         for (size_t k = 0; k < lanes; ++k) {
           const size_t s = scalarArgs ? k / width : k; // index of a per-item argument
-          ASSERT_EQ(x[k] < edge[s] ? T(0) : T(1), step[k]) << "step(" << hex(edge[s]) << ", " << hex(x[k]) << ")";
+          auto stepOk = [&](T e, T v) { return (v < e ? T(0) : T(1)) == step[k]; };
+          ASSERT_TRUE(acceptedWithFlushedInputs(ftz, stepOk, edge[s], x[k]))
+              << "step(" << hex(edge[s]) << ", " << hex(x[k]) << ") = " << hex(step[k]);
           // mix is x + (y - x) * a: its two roundings bound the error.
           const long double exact = mx[k] + (static_cast<long double>(my[k]) - mx[k]) * ma[s];
           const long double bound =
@@ -174,6 +216,7 @@ protected:
     const char *name = clTypeName<T>();
     const double lengthUlps = fast ? 8192 : std::is_same_v<T, cl_float> ? 1 : 2;
     const double normalizeUlps = fast ? 8192.5 : std::is_same_v<T, cl_float> ? 1 : 2;
+    const bool ftz = flushes<T>();
     std::vector<std::array<T, 4>> a = geometricCases<T>(fast), b = geometricCases<T>(fast);
     std::rotate(b.begin(), b.begin() + 5, b.end());
     const std::string prefix = fast ? "fast_" : "";
@@ -192,47 +235,68 @@ protected:
       ASSERT_EQ(3u, results.size());
       std::vector<T> length = valuesOf<T>(results[0]), distance = valuesOf<T>(results[1]);
       std::vector<T> normalized = valuesOf<T>(results[2]);
-      for (size_t c = 0; c < a.size(); ++c) {
-        long double squares = 0, distanceSquares = 0;
-        bool anyNan = false, anyInf = false;
-        std::string text;
+      // Sums of the squares of the first `width` components of u (and of u - w).
+      auto squaresOf = [&](const std::array<T, 4> &u) {
+        long double squares = 0;
+        for (unsigned k = 0; k < width; ++k)
+          squares += static_cast<long double>(u[k]) * u[k];
+        return squares;
+      };
+      auto distanceSquaresOf = [&](const std::array<T, 4> &u, const std::array<T, 4> &w) {
+        long double squares = 0;
         for (unsigned k = 0; k < width; ++k) {
-          const long double v = a[c][k], d = v - static_cast<long double>(b[c][k]);
-          squares += v * v;
-          distanceSquares += d * d;
-          anyNan |= std::isnan(a[c][k]);
-          anyInf |= std::isinf(a[c][k]);
-          text += hex(a[c][k]) + " ";
+          const long double d = u[k] - static_cast<long double>(w[k]);
+          squares += d * d;
         }
+        return squares;
+      };
+      // normalize(u)[k] (u itself for a zero vector).
+      auto normalizeOf = [&](const std::array<T, 4> &u, unsigned k) -> long double {
+        const long double squares = squaresOf(u);
+        if (squares == 0)
+          return u[k];
+        bool anyNan = false;
+        long double infinities = 0;
+        for (unsigned j = 0; j < width; ++j) {
+          anyNan |= std::isnan(u[j]);
+          infinities += std::isinf(u[j]);
+        }
+        if (anyNan)
+          return NAN;
+        if (infinities)
+          return std::isinf(u[k]) ? std::copysign(1.0L, u[k]) / std::sqrt(infinities) : std::copysign(0.0L, u[k]);
+        return u[k] / std::sqrt(squares);
+      };
+      for (size_t c = 0; c < a.size(); ++c) {
+        std::string text;
+        for (unsigned k = 0; k < width; ++k)
+          text += hex(a[c][k]) + " ";
+        auto lengthOk = [&](const std::array<T, 4> &u, const std::array<T, 4> &) {
+          return withinUlps<T>(length[c], std::sqrt(squaresOf(u)), lengthUlps, ftz);
+        };
+        auto distanceOk = [&](const std::array<T, 4> &u, const std::array<T, 4> &w) {
+          return withinUlps<T>(distance[c], std::sqrt(distanceSquaresOf(u, w)), lengthUlps, ftz);
+        };
         // Distances of the special cases are not checked in fast mode
         // (their difference may leave the fast functions' range).
-        EXPECT_LE(ulpError<T>(length[c], std::sqrt(squares)), lengthUlps)
-            << prefix << "length(" << text << ") = " << hex(length[c]);
-        EXPECT_LE(ulpError<T>(distance[c], std::sqrt(distanceSquares)), lengthUlps)
-            << prefix << "distance(" << text << ", case " << c << ") = " << hex(distance[c]);
+        EXPECT_TRUE(acceptedWithFlushedComponents(ftz, lengthOk, a[c], b[c]))
+            << prefix << "length(" << text << ") = " << hex(length[c]) << ", "
+            << ulpError<T>(length[c], std::sqrt(squaresOf(a[c]))) << " ulp";
+        EXPECT_TRUE(acceptedWithFlushedComponents(ftz, distanceOk, a[c], b[c]))
+            << prefix << "distance(" << text << ", case " << c << ") = " << hex(distance[c]) << ", "
+            << ulpError<T>(distance[c], std::sqrt(distanceSquaresOf(a[c], b[c]))) << " ulp";
         for (unsigned k = 0; k < width; ++k) {
           const T actual = normalized[c * width + k];
-          if (squares == 0) {
-            EXPECT_TRUE(sameBits(a[c][k], actual)) << prefix << "normalize(" << text << ")[" << k << "]";
-            continue;
-          }
-          long double expected;
-          if (anyNan) {
-            expected = NAN;
-          } else if (anyInf) {
-            long double infinities = 0;
-            for (unsigned j = 0; j < width; ++j)
-              infinities += std::isinf(a[c][j]);
-            expected = std::isinf(a[c][k]) ? std::copysign(1.0L, a[c][k]) / std::sqrt(infinities)
-                                           : std::copysign(0.0L, a[c][k]);
-          } else {
-            expected = a[c][k] / std::sqrt(squares);
-          }
-          EXPECT_LE(ulpError<T>(actual, expected), normalizeUlps)
-              << prefix << "normalize(" << text << ")[" << k << "] = " << hex(actual) << ", expected " << hex(expected);
-          if (expected == 0 && !fast)
-            EXPECT_EQ(std::signbit(expected), std::signbit(actual))
-                << prefix << "normalize(" << text << ")[" << k << "]";
+          auto normalizeOk = [&](const std::array<T, 4> &u, const std::array<T, 4> &) {
+            const long double expected = normalizeOf(u, k);
+            if (squaresOf(u) == 0) // a zero vector comes back as it is
+              return sameBits(expected, actual) || (ftz && matchesAfterResultFlush(static_cast<T>(expected), actual));
+            return withinUlps<T>(actual, expected, normalizeUlps, ftz) &&
+                   (expected != 0 || fast || std::signbit(expected) == std::signbit(actual));
+          };
+          EXPECT_TRUE(acceptedWithFlushedComponents(ftz, normalizeOk, a[c], b[c]))
+              << prefix << "normalize(" << text << ")[" << k << "] = " << hex(actual) << ", expected "
+              << hex(normalizeOf(a[c], k));
         }
       }
       if (HasFailure())
@@ -244,6 +308,7 @@ protected:
     if (skipType<T>())
       GTEST_SKIP() << "no fp64";
     const char *name = clTypeName<T>();
+    const bool ftz = flushes<T>();
     std::vector<std::array<T, 4>> a = geometricCases<T>(false), b = geometricCases<T>(false);
     std::rotate(b.begin(), b.begin() + 3, b.end());
     mpfr_t p, q, r;
@@ -259,23 +324,29 @@ protected:
       auto results = evaluate(width, x.size(), {input(name, x), input(name, y)}, {output<T>("cross(a0, a1)", name)});
       ASSERT_EQ(1u, results.size());
       std::vector<T> cross = valuesOf<T>(results[0]);
+      // cross(u, w)[k]: u[k+1] * w[k+2] - u[k+2] * w[k+1], exactly, rounded once.
+      auto crossOf = [&](const std::array<T, 4> &u, const std::array<T, 4> &w, unsigned k) -> long double {
+        if (k >= 3)
+          return 0;
+        const unsigned i = (k + 1) % 3, j = (k + 2) % 3;
+        mpfr_set_ld(p, u[i], MPFR_RNDN);
+        mpfr_mul_d(p, p, w[j], MPFR_RNDN);
+        mpfr_set_ld(q, u[j], MPFR_RNDN);
+        mpfr_mul_d(q, q, w[i], MPFR_RNDN);
+        mpfr_sub(r, p, q, MPFR_RNDN);
+        return mpfr_get_ld(r, MPFR_RNDN);
+      };
+      const double tolerance = std::is_same_v<T, cl_float> ? 1.0 : 2.0;
       for (size_t c = 0; c < a.size(); ++c) {
         for (unsigned k = 0; k < width; ++k) {
-          long double expected = 0;
-          if (k < 3) {
-            // a[k+1] * b[k+2] - a[k+2] * b[k+1], exactly, rounded once.
-            const unsigned i = (k + 1) % 3, j = (k + 2) % 3;
-            mpfr_set_ld(p, a[c][i], MPFR_RNDN);
-            mpfr_mul_d(p, p, b[c][j], MPFR_RNDN);
-            mpfr_set_ld(q, a[c][j], MPFR_RNDN);
-            mpfr_mul_d(q, q, b[c][i], MPFR_RNDN);
-            mpfr_sub(r, p, q, MPFR_RNDN);
-            expected = mpfr_get_ld(r, MPFR_RNDN);
-          }
           const T actual = cross[c * width + k];
-          const double tolerance = std::is_same_v<T, cl_float> ? 1.0 : 2.0;
-          EXPECT_LE(ulpError<T>(actual, expected), tolerance)
-              << "cross case " << c << " [" << k << "] = " << hex(actual) << ", expected " << hex(expected);
+          auto crossOk = [&](const std::array<T, 4> &u, const std::array<T, 4> &w) {
+            return withinUlps<T>(actual, crossOf(u, w, k), tolerance, ftz);
+          };
+          const long double expected = crossOf(a[c], b[c], k);
+          EXPECT_TRUE(acceptedWithFlushedComponents(ftz, crossOk, a[c], b[c]))
+              << "cross case " << c << " [" << k << "] = " << hex(actual) << ", expected " << hex(expected) << ", "
+              << ulpError<T>(actual, expected) << " ulp";
         }
       }
       if (HasFailure())

@@ -11,7 +11,11 @@
 //  - the pointer forms through __private, __global and __local pointers in
 //    OpenCL C 1.2 and __generic ones in 3.0;
 //  - every vector width gives the scalar results, bit for bit.
+// A device without CL_FP_DENORM may flush float denormals (denormal_flush.h):
+// the results of an input then also pass against the reference of its
+// flushed operands, and denormal results may be zeros.
 #include "cl_test.h"
+#include "denormal_flush.h"
 #include "math_reference.h"
 
 #include <algorithm>
@@ -315,6 +319,12 @@ protected:
         ASSERT_TRUE(vectors.back());
       }
     std::mt19937_64 rng(dbl ? 1234 : 4321);
+    const bool ftz = !dbl && flushesFloatDenormals(device());
+    // An exact value below the normal range: a flushing device may return a zero.
+    auto flushable = [&](const cm::RefValue &rv, T got) {
+      return got == 0 && rv.kind == cm::RefValue::Finite &&
+             std::fabs(std::ldexp(rv.hi, rv.exp)) < cm::formatMinNormal(fmt);
+    };
     for (const Function &f : kFunctions) {
       Data<T> d = inputsFor<T>(f, rng);
       const size_t n = d.x.size();
@@ -331,70 +341,95 @@ protected:
         const double a = d.x[i], b = d.y[i];
         const long long code = static_cast<long long>(d.n[i]);
         const long long argN = f.kind == Kind::Ldexp ? static_cast<long long>(static_cast<cl_int>(d.n[i])) : code;
-        cm::Reference ref = cm::evaluate(f.name, fmt, a, b, 0, argN);
         auto where = [&] {
           char buf[160];
           std::snprintf(buf, sizeof buf, "%s(%a, %a, n=%lld) [%s %s]", f.name, a, b, argN, clTypeName<T>(), std);
           return std::string(buf);
         };
-        if (f.kind == Kind::IntOut) {
-          cl_int got;
-          std::memcpy(&got, &o[i * oSize], sizeof got);
-          if (got != ref.intValue) {
-            ADD_FAILURE() << where() << " = " << got << ", expected " << ref.intValue;
-            ++failures;
-          }
-          continue;
-        }
-        if (f.kind == Kind::NanCode) {
-          if (!std::isnan(r[i])) {
-            ADD_FAILURE() << where() << " is not a NaN";
-            ++failures;
-          }
-          continue;
-        }
         // lgamma has no bound: relative error is meaningless next to its
         // zeros (1, 2 and between the negative poles); skip those there.
         const bool lgammaLike = std::string(f.name).rfind("lgamma", 0) == 0;
-        cm::UlpResult e = cm::ulpError(r[i], ref.value, fmt, ref.zeroSignFree);
-        bool nearZero = lgammaLike && (a < 0 || std::fabs(a - 1) < 0.25 || std::fabs(a - 2) < 0.25);
-        // The correctly rounded result (an overflow to inf included) always
-        // passes; a 0-ulp function must give exactly that.
-        bool exact = e.correctlyRounded || sameBits(r[i], ref.value.cr) || (!e.special && e.ulps == 0);
-        if (exact)
-          e.ulps = 0;
-        if (e.special || (bound == 0 ? !exact : !nearZero && e.ulps > bound)) {
-          ADD_FAILURE() << where() << " = " << r[i] << " (" << e.ulps << " ulp" << (e.special ? ", special" : "")
-                        << "), expected " << ref.value.cr;
+        const bool nearZero = lgammaLike && (a < 0 || std::fabs(a - 1) < 0.25 || std::fabs(a - 2) < 0.25);
+        // How the results of input i differ from `ref` (empty: they match).
+        // With `flushed`, denormal results count as zeros of their sign and
+        // exact values below the normal range accept zeros. `ulps` gets the
+        // returned value's error where it counts for the worst one.
+        auto mismatches = [&](const cm::Reference &ref, bool flushed, double &ulps) {
+          std::vector<std::string> why;
+          auto text = [&](const testing::Message &message) { why.push_back(message.GetString()); };
+          auto flush = [&](T v) { return flushed ? flushDenormal(v) : v; };
+          ulps = 0;
+          if (f.kind == Kind::IntOut) {
+            cl_int got;
+            std::memcpy(&got, &o[i * oSize], sizeof got);
+            if (got != ref.intValue)
+              text(testing::Message() << " = " << got << ", expected " << ref.intValue);
+            return why;
+          }
+          if (f.kind == Kind::NanCode) {
+            if (!std::isnan(r[i]))
+              text(testing::Message() << " is not a NaN");
+            return why;
+          }
+          const T got = flush(r[i]);
+          cm::UlpResult e = cm::ulpError(got, ref.value, fmt, ref.zeroSignFree);
+          if (flushed && flushable(ref.value, got))
+            e = cm::UlpResult{0, false, true};
+          // The correctly rounded result (an overflow to inf included) always
+          // passes; a 0-ulp function must give exactly that.
+          bool exact = e.correctlyRounded || sameBits(got, ref.value.cr) || (!e.special && e.ulps == 0);
+          if (exact)
+            e.ulps = 0;
+          if (e.special || (bound == 0 ? !exact : !nearZero && e.ulps > bound))
+            text(testing::Message() << " = " << r[i] << " (" << e.ulps << " ulp" << (e.special ? ", special" : "")
+                                    << "), expected " << ref.value.cr);
+          else if (!nearZero)
+            ulps = e.ulps;
+          if (ref.hasValue2) {
+            T got2;
+            std::memcpy(&got2, &o[i * oSize], sizeof got2);
+            cm::UlpResult e2 = cm::ulpError(flush(got2), ref.value2, fmt);
+            if (!(flushed && flushable(ref.value2, flush(got2))) && (e2.special || e2.ulps > 0))
+              text(testing::Message() << " *ptr = " << got2 << ", expected " << ref.value2.cr);
+          }
+          if (ref.intCheck != cm::IntCheck::None) {
+            cl_int got;
+            std::memcpy(&got, &o[i * oSize], sizeof got);
+            bool ok = true;
+            if (ref.intCheck == cm::IntCheck::Exact || ref.intCheck == cm::IntCheck::Sign)
+              ok = got == ref.intValue;
+            else if (ref.intCheck == cm::IntCheck::QuoLow7)
+              // The sign of x/y (lost when the low bits are all 0) and the low
+              // 7 bits of |x/y|.
+              ok = (std::llabs(got) & 127) == (std::llabs(ref.intValue) & 127) &&
+                   ((got < 0) == (ref.intValue < 0) || (std::llabs(ref.intValue) & 127) == 0);
+            if (!ok)
+              text(testing::Message() << " *ptr = " << got << ", expected " << ref.intValue);
+          }
+          return why;
+        };
+        const cm::Reference ref = cm::evaluate(f.name, fmt, a, b, 0, argN);
+        double ulps = 0, flushedUlps = 0;
+        std::vector<std::string> why = mismatches(ref, false, ulps);
+        // A flushing device: the results may match the reference with flushed
+        // denormal results, or that of the flushed operands (every result
+        // against the same reference).
+        if (!why.empty() && ftz) {
+          bool flushedOk = mismatches(ref, true, flushedUlps).empty();
+          if (!flushedOk && anyDenormal(d.x[i], d.y[i]))
+            flushedOk = mismatches(cm::evaluate(f.name, fmt, flushDenormal(d.x[i]), flushDenormal(d.y[i]), 0, argN),
+                                   true, flushedUlps)
+                            .empty();
+          if (flushedOk)
+            continue; // no error to count towards the worst one
+        }
+        for (const std::string &w : why) {
+          ADD_FAILURE() << where() << w;
           ++failures;
-        } else if (!nearZero && e.ulps > worst) {
-          worst = e.ulps;
+        }
+        if (ulps > worst) {
+          worst = ulps;
           worstAt = a;
-        }
-        if (ref.hasValue2) {
-          T got2;
-          std::memcpy(&got2, &o[i * oSize], sizeof got2);
-          cm::UlpResult e2 = cm::ulpError(got2, ref.value2, fmt);
-          if (e2.special || e2.ulps > 0) {
-            ADD_FAILURE() << where() << " *ptr = " << got2 << ", expected " << ref.value2.cr;
-            ++failures;
-          }
-        }
-        if (ref.intCheck != cm::IntCheck::None) {
-          cl_int got;
-          std::memcpy(&got, &o[i * oSize], sizeof got);
-          bool ok = true;
-          if (ref.intCheck == cm::IntCheck::Exact || ref.intCheck == cm::IntCheck::Sign)
-            ok = got == ref.intValue;
-          else if (ref.intCheck == cm::IntCheck::QuoLow7)
-            // The sign of x/y (lost when the low bits are all 0) and the low
-            // 7 bits of |x/y|.
-            ok = (std::llabs(got) & 127) == (std::llabs(ref.intValue) & 127) &&
-                 ((got < 0) == (ref.intValue < 0) || (std::llabs(ref.intValue) & 127) == 0);
-          if (!ok) {
-            ADD_FAILURE() << where() << " *ptr = " << got << ", expected " << ref.intValue;
-            ++failures;
-          }
         }
       }
       std::printf("  %-10s %-6s %s: worst %.3g ulp (at %a), %zu inputs\n", f.name, clTypeName<T>(), std, worst, worstAt,
@@ -420,6 +455,13 @@ protected:
             cl_int k = static_cast<cl_int>(d.n[item % 2 ? i : item * widths[v]]);
             cm::Reference ref = cm::evaluate("ldexp", fmt, d.x[i], 0, 0, k);
             ok = sameBits(rv[i], ref.value.cr);
+            // As for the scalar results: the operand and the result may be flushed.
+            auto accepts = [&](T x) {
+              cm::Reference flushedRef = cm::evaluate("ldexp", fmt, x, 0, 0, k);
+              const T got = flushDenormal(rv[i]);
+              return sameBits(got, flushedRef.value.cr) || flushable(flushedRef.value, got);
+            };
+            ok = ok || (ftz && acceptedWithFlushedInputs(ftz, accepts, d.x[i]));
           }
           if (!ok) {
             ADD_FAILURE() << f.name << " " << clTypeName<T>() << widths[v] << " lane " << i

@@ -30,6 +30,7 @@
 //    2^-8 * max(|exact|, 1), over benign inputs (float, scalar and float4).
 // A table of the worst errors per function and type is printed at the end.
 #include "cl_test.h"
+#include "denormal_flush.h"
 #include "math_reference.h"
 #include "math_ulp_table.h"
 
@@ -843,7 +844,7 @@ void MathAccuracyTest::checkFullProfile() {
   // Without denormal support (CL_FP_DENORM), 7.5.3 "Edge Case Behavior in
   // Flush To Zero Mode" allows a subnormal operand to be read as a zero and
   // a subnormal result to be flushed, with either sign of zero.
-  const bool ftz = !isDouble && !(deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM);
+  const bool ftz = !isDouble && flushesFloatDenormals(device());
   auto judge = [&](const Reference &ref, double test, const RefValue &rv, bool zeroSignFree, UlpResult &u) {
     u = ulpError(test, rv, fmt(), zeroSignFree);
     if (ref.alternative) {
