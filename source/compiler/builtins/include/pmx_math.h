@@ -101,6 +101,19 @@ static inline double __pmx_scale(double x, int n) {
   return x * as_double((ulong)(0x3ff + n) << 52);
 }
 
+/// A float as a double, exactly, also on devices that flush float denormals
+/// in arithmetic and conversions (an H100 turned 0x1p-141 into 0): a
+/// denormal's bits are its value in units of 2^-149. Float functions whose
+/// results depend on denormal operands read them so and work in double,
+/// where float denormals are normal numbers.
+static inline double __pmx_float_exact(float x) {
+  uint bits = as_uint(x);
+  if (bits & 0x7f800000u)
+    return (double)x;
+  double magnitude = (double)(bits & 0x007fffffu) * 0x1p-149;
+  return (bits >> 31) ? -magnitude : magnitude;
+}
+
 static inline bool __pmx_isnan(double x) { return x != x; }
 static inline bool __pmx_isinf(double x) { return __builtin_fabs(x) == __builtin_inf(); }
 static inline bool __pmx_isfinite(double x) { return __builtin_fabs(x) < __builtin_inf(); }

@@ -20,14 +20,6 @@
 #include "pmx_builtins.h"
 #include "pmx_exp_log.h"
 
-// A positive float as a double, exactly, also where the device flushes
-// float denormals when converting (an H100 turned 0x1p-141 into 0, and
-// log gave -709): a denormal's bits are its value in units of 2^-149.
-static inline double __pmx_positive_float_to_double(float x) {
-  uint bits = as_uint(x);
-  return (bits & 0x7f800000u) ? (double)x : (double)bits * 0x1p-149;
-}
-
 // NaN, zero, negative and +inf arguments of the logarithms; returns true
 // and sets *r when x is one of them.
 static inline bool __pmx_logf_special(float x, __private float *r) {
@@ -105,7 +97,7 @@ PMX_OVERLOAD float log(float x) {
   if (__pmx_logf_special(x, &special))
     return special;
   double e;
-  double m = __pmx_logf_split(__pmx_positive_float_to_double(x), &e);
+  double m = __pmx_logf_split(__pmx_float_exact(x), &e);
   return (float)__builtin_fma(e, PMX_LN2_HI, __pmx_logf_mantissa(m));
 }
 
@@ -114,7 +106,7 @@ PMX_OVERLOAD float log2(float x) {
   if (__pmx_logf_special(x, &special))
     return special;
   double e;
-  double m = __pmx_logf_split(__pmx_positive_float_to_double(x), &e);
+  double m = __pmx_logf_split(__pmx_float_exact(x), &e);
   return (float)__builtin_fma(__pmx_logf_mantissa(m), PMX_INV_LN2_HI, e);
 }
 
@@ -123,7 +115,7 @@ PMX_OVERLOAD float log10(float x) {
   if (__pmx_logf_special(x, &special))
     return special;
   double e;
-  double m = __pmx_logf_split(__pmx_positive_float_to_double(x), &e);
+  double m = __pmx_logf_split(__pmx_float_exact(x), &e);
   return (float)__builtin_fma(e, PMX_LOG10_2_HI, __pmx_logf_mantissa(m) * PMX_INV_LN10_HI);
 }
 

@@ -24,7 +24,7 @@ PMX_OVERLOAD double ldexp(double x, int n) { return __pmx_ldexp(x, n); }
 PMX_OVERLOAD float ldexp(float x, int n) {
   // Exact in double for |n| <= 400, then rounded once to float.
   n = n > 400 ? 400 : (n < -400 ? -400 : n);
-  return (float)__pmx_ldexp((double)x, n);
+  return (float)__pmx_ldexp(__pmx_float_exact(x), n);
 }
 PMX_LANEWISE_2(float, ldexp, float, int)
 PMX_LANEWISE_2(double, ldexp, double, int)
@@ -43,13 +43,14 @@ PMX_OVERLOAD double frexp(double x, __generic int *e) {
   return __pmx_ldexp(x, -k);
 }
 PMX_OVERLOAD float frexp(float x, __generic int *e) {
-  if (x == 0.0f || !__pmx_isfinite(x)) {
+  double d = __pmx_float_exact(x); // a denormal x has a normal mantissa
+  if (d == 0.0 || !__pmx_isfinite(d)) {
     *e = 0;
     return x;
   }
-  int k = __pmx_exponent(x) + 1;
+  int k = __pmx_exponent(d) + 1;
   *e = k;
-  return (float)__pmx_ldexp((double)x, -k);
+  return (float)__pmx_ldexp(d, -k);
 }
 PMX_FORWARD_1P(double, frexp, double, int)
 PMX_FORWARD_1P(float, frexp, float, int)
@@ -67,7 +68,7 @@ PMX_OVERLOAD int ilogb(double x) {
     return INT_MAX;
   return __pmx_exponent(x);
 }
-PMX_OVERLOAD int ilogb(float x) { return ilogb((double)x); }
+PMX_OVERLOAD int ilogb(float x) { return ilogb(__pmx_float_exact(x)); }
 PMX_LANEWISE_1(int, ilogb, float)
 PMX_LANEWISE_1(int, ilogb, double)
 
@@ -78,7 +79,7 @@ PMX_OVERLOAD double logb(double x) {
     return x * x; // +inf for +-inf, NaN for NaN
   return (double)__pmx_exponent(x);
 }
-PMX_OVERLOAD float logb(float x) { return (float)logb((double)x); }
+PMX_OVERLOAD float logb(float x) { return (float)logb(__pmx_float_exact(x)); }
 PMX_MISC_VEC_1(logb)
 
 // modf, fract ------------------------------------------------------------------
@@ -109,8 +110,35 @@ PMX_MISC_VEC_1(logb)
   PMX_LANEWISE_1P(T, modf, T, T)                                                                                       \
   PMX_LANEWISE_1P(T, fract, T, T)
 
-PMX_MODF_FRACT(float, 0x1.fffffep-1f)
 PMX_MODF_FRACT(double, 0x1.fffffffffffffp-1)
+
+// The float forms in double on exact operands: fract(-denormal) is
+// 0x1.fffffep-1, also on a device that flushes denormals in floor and
+// subtraction (an H100 returned the operand).
+PMX_OVERLOAD float modf(float x, __generic float *iptr) {
+  double i;
+  float r = (float)modf(__pmx_float_exact(x), &i);
+  *iptr = (float)i;
+  return r;
+}
+PMX_OVERLOAD float fract(float x, __generic float *iptr) {
+  double d = __pmx_float_exact(x);
+  if (__pmx_isnan(d)) {
+    *iptr = x;
+    return x;
+  }
+  double f = floor(d);
+  *iptr = (float)f;
+  if (__pmx_isinf(d))
+    return copysign(0.0f, x);
+  if (d == 0.0)
+    return x; /* +-0 */
+  return (float)fmin(d - f, 0x1.fffffep-1);
+}
+PMX_FORWARD_1P(float, modf, float, float)
+PMX_FORWARD_1P(float, fract, float, float)
+PMX_LANEWISE_1P(float, modf, float, float)
+PMX_LANEWISE_1P(float, fract, float, float)
 
 // nextafter, fdim, maxmag, minmag -------------------------------------------------
 
@@ -129,12 +157,14 @@ PMX_OVERLOAD double nextafter(double x, double y) {
 PMX_OVERLOAD float nextafter(float x, float y) {
   if (__pmx_isnan(x) || __pmx_isnan(y))
     return x + y;
-  if (x == y)
+  // Compared exactly: a flushing device would see denormals as zeros.
+  double dx = __pmx_float_exact(x), dy = __pmx_float_exact(y);
+  if (dx == dy)
     return y;
-  if (x == 0.0f)
+  if (dx == 0.0)
     return copysign(as_float(1U), y);
   uint b = as_uint(x);
-  b = ((x < y) == (x > 0.0f)) ? b + 1 : b - 1;
+  b = ((dx < dy) == (dx > 0.0)) ? b + 1 : b - 1;
   return as_float(b);
 }
 PMX_MISC_VEC_2(nextafter)
@@ -162,8 +192,29 @@ PMX_MISC_VEC_2(nextafter)
     return fmin(x, y);                                                                                                 \
   }
 
-PMX_FDIM_MAG(float)
 PMX_FDIM_MAG(double)
+
+// The float forms compare exactly (a flushing device would see denormals as
+// zeros) and return an operand's own bits.
+PMX_OVERLOAD float fdim(float x, float y) { return (float)fdim(__pmx_float_exact(x), __pmx_float_exact(y)); }
+PMX_OVERLOAD float maxmag(float x, float y) {
+  if (__pmx_isnan(x) || __pmx_isnan(y))
+    return __pmx_isnan(x) ? y : x;
+  double dx = __pmx_float_exact(x), dy = __pmx_float_exact(y);
+  double ax = __builtin_fabs(dx), ay = __builtin_fabs(dy);
+  if (ax != ay)
+    return ax > ay ? x : y;
+  return dx > dy ? x : y;
+}
+PMX_OVERLOAD float minmag(float x, float y) {
+  if (__pmx_isnan(x) || __pmx_isnan(y))
+    return __pmx_isnan(x) ? y : x;
+  double dx = __pmx_float_exact(x), dy = __pmx_float_exact(y);
+  double ax = __builtin_fabs(dx), ay = __builtin_fabs(dy);
+  if (ax != ay)
+    return ax < ay ? x : y;
+  return dx < dy ? x : y;
+}
 PMX_MISC_VEC_2(fdim)
 PMX_MISC_VEC_2(maxmag)
 PMX_MISC_VEC_2(minmag)

@@ -88,15 +88,15 @@ PMX_OVERLOAD double remquo(double x, double y, __generic int *quo) {
 }
 PMX_OVERLOAD float fmod(float x, float y) {
   int q;
-  return (float)__pmx_remainder_core(x, y, false, &q);
+  return (float)__pmx_remainder_core(__pmx_float_exact(x), __pmx_float_exact(y), false, &q);
 }
 PMX_OVERLOAD float remainder(float x, float y) {
   int q;
-  return (float)__pmx_remainder_core(x, y, true, &q);
+  return (float)__pmx_remainder_core(__pmx_float_exact(x), __pmx_float_exact(y), true, &q);
 }
 PMX_OVERLOAD float remquo(float x, float y, __generic int *quo) {
   int q;
-  float r = (float)__pmx_remainder_core(x, y, true, &q);
+  float r = (float)__pmx_remainder_core(__pmx_float_exact(x), __pmx_float_exact(y), true, &q);
   *quo = q;
   return r;
 }
