@@ -645,6 +645,40 @@ TEST_P(ExecutionTest, PrivateAndLocalPointersShowTheirTypesAlignment) {
   EXPECT_EQ(addresses[12], cl_ulong(1 + 2 + 3 + 4 + 1 + 2 + 3 + 4 + 2 + 2 + 2 + 2));
 }
 
+TEST_P(ExecutionTest, VolatileVectorAccesses) {
+  // Whole vectors through volatile pointers (CTS progvar_prog_scope_init
+  // stores a uchar2 argument through a `volatile global uchar2 *`): a GPU
+  // compiler that keeps them whole cannot emit a uchar2 argument or a
+  // float16.
+  Program program = build(R"CLC(
+    kernel void k(global uchar2 *narrow, global float16 *wide, uchar2 a, float16 b) {
+      volatile global uchar2 *p = narrow;
+      *p = a;
+      volatile global float16 *q = wide;
+      *q = b;
+      q[1] = *q * 2.0f;
+    })CLC");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "k");
+  Mem narrow = buffer(CL_MEM_READ_WRITE, sizeof(cl_uchar2));
+  Mem wide = buffer(CL_MEM_READ_WRITE, 2 * sizeof(cl_float16));
+  const cl_uchar2 a = {{7, 250}};
+  cl_float16 b;
+  for (int e = 0; e < 16; ++e)
+    b.s[e] = 1.5f * float(e) - 4.0f;
+  ASSERT_CL(setArg(k, 0, narrow.get()));
+  ASSERT_CL(setArg(k, 1, wide.get()));
+  ASSERT_CL(clSetKernelArg(k, 2, sizeof(a), &a));
+  ASSERT_CL(clSetKernelArg(k, 3, sizeof(b), &b));
+  run1D(k, 1);
+  EXPECT_EQ(read<cl_uchar>(narrow, 2), (std::vector<cl_uchar>{7, 250}));
+  std::vector<cl_float> values = read<cl_float>(wide, 32);
+  for (int e = 0; e < 16; ++e) {
+    EXPECT_EQ(values[e], b.s[e]) << e;
+    EXPECT_EQ(values[16 + e], 2.0f * b.s[e]) << e;
+  }
+}
+
 TEST_P(ExecutionTest, StructArgument) {
   struct Params {
     cl_int a;

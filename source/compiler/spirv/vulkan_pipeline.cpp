@@ -76,6 +76,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   passes.addPass(ExpandOddReductionsPass());
   passes.addPass(LowerMaskBitcastsPass());
   passes.addPass(ExpandVectorIntegerBitcastsPass());
+  passes.addPass(SplitVolatileVectorsPass());
   passes.addPass(ExpandMemoryIntrinsicsPass());
   // GPUs run each work-item's code as scalars: vectors become scalars
   // (also those of 8 and 16 elements, which Vulkan SPIR-V does not have).

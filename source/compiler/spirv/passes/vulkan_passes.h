@@ -51,6 +51,12 @@ struct ExpandVectorIntegerBitcastsPass : llvm::PassInfoMixin<ExpandVectorInteger
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Volatile vector loads and stores as volatile element accesses
+/// (split_volatile_vectors.cpp).
+struct SplitVolatileVectorsPass : llvm::PassInfoMixin<SplitVolatileVectorsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// The longest memcpy/memmove/memset the emitter writes as word copies.
 inline constexpr uint64_t kMaxWordTransfer = 1024;
 
