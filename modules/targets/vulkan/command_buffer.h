@@ -13,6 +13,8 @@
 #include "mux/command_buffer.h"
 
 #include <array>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 #include <volk.h>
@@ -53,6 +55,8 @@ public:
   VkCommandBuffer segmentCommands(size_t index) const { return segments_[index].commands; }
   /// The timestamps segment `index` writes, in recording order.
   std::span<const TimestampSlot> segmentTimestamps(size_t index) const { return segments_[index].timestamps; }
+  /// The kernels segment `index` launches, in recording order.
+  std::span<const std::string> segmentKernels(size_t index) const { return segments_[index].kernels; }
   /// Runs segment `index`'s host work after it completed with `outcome`.
   void completeSegment(size_t index, const mux::Outcome &outcome);
   /// Whether a dispatch of this command buffer is under way (queue mutex).
@@ -73,6 +77,7 @@ private:
     VkCommandBuffer commands = VK_NULL_HANDLE;
     std::vector<Action> actions;
     std::vector<TimestampSlot> timestamps;
+    std::vector<std::string> kernels;  ///< names of the kernels it launches
     mux::CommandCallback userCallback; ///< ends the segment; empty for the last
   };
 

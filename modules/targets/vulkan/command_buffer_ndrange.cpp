@@ -77,7 +77,10 @@ llvm::Error CommandBuffer::ndrange(mux::Kernel &kernel, std::span<const mux::Ker
   auto commands = beginCommand();
   if (!commands)
     return commands.takeError();
-  return recordLaunch(*commands, *vulkanKernel, args, range);
+  if (llvm::Error error = recordLaunch(*commands, *vulkanKernel, args, range))
+    return error;
+  segments_.back().kernels.push_back(vulkanKernel->name());
+  return llvm::Error::success();
 }
 
 llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,

@@ -7,6 +7,8 @@
 
 #include "mux/support/log.h"
 
+#include <algorithm>
+
 namespace vulkan_target {
 namespace {
 
@@ -262,9 +264,27 @@ void Queue::completionLoop() {
 
 void Queue::segmentCompleted(Submission submission, VkResult result) {
   Dispatch &dispatch = *submission.dispatch;
-  if (result != VK_SUCCESS && dispatch.outcome.status == mux::Status::Success)
-    dispatch.outcome =
-        mux::Outcome(statusOf(result), "work on device '" + deviceName_ + "' failed: " + resultName(result));
+  if (result != VK_SUCCESS && dispatch.outcome.status == mux::Status::Success) {
+    std::span<const std::string> kernels = dispatch.commandBuffer->segmentKernels(submission.segment);
+    if (result == VK_ERROR_DEVICE_LOST && submission.fence != VK_NULL_HANDLE && !kernels.empty()) {
+      // The device was lost while this segment ran: its kernels are the
+      // suspects (a wild address faults NVIDIA's GPUs so).
+      std::vector<std::string> unique;
+      for (const std::string &name : kernels)
+        if (std::find(unique.begin(), unique.end(), name) == unique.end())
+          unique.push_back(name);
+      std::string names;
+      for (const std::string &name : unique)
+        names += (names.empty() ? "'" : ", '") + name + "'";
+      dispatch.outcome =
+          mux::Outcome(statusOf(result), (unique.size() == 1 ? "kernel " : "one of the kernels ") + names +
+                                             " faulted on device '" + deviceName_ + "': the device was lost (" +
+                                             resultName(result) + "), e.g. by an access outside every buffer");
+    } else {
+      dispatch.outcome =
+          mux::Outcome(statusOf(result), "work on device '" + deviceName_ + "' failed: " + resultName(result));
+    }
+  }
   std::span<const TimestampSlot> timestamps = dispatch.commandBuffer->segmentTimestamps(submission.segment);
   if (!timestamps.empty() && submission.fence != VK_NULL_HANDLE && result == VK_SUCCESS) {
     clock_.close(submission.window);
