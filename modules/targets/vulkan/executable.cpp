@@ -4,6 +4,8 @@
 #include "launch_split.h"
 #include "vulkan_result.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -192,8 +194,7 @@ llvm::Error Kernel::validate(std::span<const mux::KernelArg> args, const mux::ND
       if (arg.kind != mux::KernelArg::Kind::Local || arg.localSize == 0)
         return invalid(which + " must be a __local size");
       // Padded to the argument's alignment, as the kernel lays it out.
-      if (uint64_t alignment = std::max<uint32_t>(expected.size, 1); alignment > 1)
-        localBytes = (localBytes + alignment - 1) / alignment * alignment;
+      localBytes = llvm::alignTo(localBytes, std::max<uint32_t>(expected.size, 1));
       localBytes += roundedLocalSize(std::min<uint64_t>(arg.localSize, UINT32_MAX));
       break;
     }

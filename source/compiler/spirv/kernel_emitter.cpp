@@ -6,6 +6,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace compiler::spirv {
@@ -170,7 +171,7 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
   nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
   uint32_t pushOffset = 0;
   auto placeMember = [&](Id memberType, uint32_t size, uint32_t alignment) {
-    pushOffset = (pushOffset + alignment - 1) / alignment * alignment;
+    pushOffset = uint32_t(llvm::alignTo(pushOffset, alignment));
     memberOffsets_.push_back(pushOffset);
     memberTypes_.push_back(memberType);
     pushOffset += size;
@@ -193,7 +194,7 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
     slot.type = valueType;
     slot.alignment = alignment;
     if (inBuffer) {
-      bufferOffset = (bufferOffset + alignment - 1) / alignment * alignment;
+      bufferOffset = uint32_t(llvm::alignTo(bufferOffset, alignment));
       slot.offset = bufferOffset;
       bufferOffset += size;
     } else {
@@ -273,7 +274,9 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
   }
   info_.pushConstantSize = (pushOffset + 3) / 4 * 4;
   info_.argumentBufferSize =
-      inBuffer ? std::max<uint32_t>((bufferOffset + 15) / 16 * 16, abi::vulkan::kBlockAlignment) : 0;
+      inBuffer ? uint32_t(std::max<uint64_t>(llvm::alignTo(bufferOffset, abi::vulkan::kBlockAlignment),
+                                             abi::vulkan::kBlockAlignment))
+               : 0;
   return llvm::Error::success();
 }
 

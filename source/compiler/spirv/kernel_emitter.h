@@ -34,8 +34,6 @@ inline constexpr uint32_t kMaxWordAlignment = 128;
 /// `alignment` as a word-memory alignment: at least a word, at most
 /// kMaxWordAlignment.
 uint32_t wordAlignment(llvm::Align alignment);
-/// `offset` rounded up to a multiple of `alignment` (a power of two).
-uint32_t alignUp(uint32_t offset, uint32_t alignment);
 
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {

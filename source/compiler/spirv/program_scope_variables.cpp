@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace compiler::spirv {
 namespace {
@@ -85,7 +86,7 @@ llvm::Expected<ProgramScopeBlock> layoutProgramScopeVariables(const llvm::Module
     if (variable.isDeclaration())
       return buildFailure("error: undefined variable '" + variable.getName() + "' (declared extern, never defined)");
     uint64_t alignment = std::max<uint64_t>(variable.getAlign().valueOrOne().value(), 1);
-    block.offsets[&variable] = (block.size + alignment - 1) / alignment * alignment;
+    block.offsets[&variable] = llvm::alignTo(block.size, alignment);
     block.size = block.offsets[&variable] + layout.getTypeAllocSize(variable.getValueType());
   }
   block.initialImage.assign(block.size, std::byte(0));

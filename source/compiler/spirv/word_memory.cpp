@@ -14,6 +14,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -33,8 +34,6 @@ bool isWordMemory(const llvm::Type *type) {
 uint32_t wordAlignment(llvm::Align alignment) {
   return uint32_t(std::clamp<uint64_t>(alignment.value(), 4, kMaxWordAlignment));
 }
-
-uint32_t alignUp(uint32_t offset, uint32_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
 
 llvm::Error KernelEmitter::declareWordMemory() {
   const llvm::DataLayout &layout = kernel_.getDataLayout();
@@ -63,7 +62,7 @@ llvm::Error KernelEmitter::declareWordMemory() {
       variable.storage = spv::StorageClass::Workgroup;
       variable.words = wordsOf(global->getValueType());
       variable.alignment = wordAlignment(global->getAlign().valueOrOne());
-      localBytes = alignUp(localBytes, variable.alignment);
+      localBytes = uint32_t(llvm::alignTo(localBytes, variable.alignment));
       variable.staticOffset = localBytes;
       variable.offset = uint32(localBytes);
       localBytes += variable.words * 4;
@@ -82,7 +81,7 @@ llvm::Error KernelEmitter::declareWordMemory() {
                         " this target allows");
   for (auto &[base, variable] : wordVariables_)
     if (variable.storage == spv::StorageClass::Function) {
-      privateWords_ = alignUp(privateWords_ * 4, variable.alignment) / 4;
+      privateWords_ = uint32_t(llvm::alignTo(privateWords_ * 4, variable.alignment) / 4);
       variable.staticOffset = privateWords_ * 4;
       variable.offset = uint32(variable.staticOffset);
       privateWords_ += variable.words;

@@ -197,24 +197,18 @@ PMX_FDIM_MAG(double)
 // The float forms compare exactly (a flushing device would see denormals as
 // zeros) and return an operand's own bits.
 PMX_OVERLOAD float fdim(float x, float y) { return (float)fdim(__pmx_float_exact(x), __pmx_float_exact(y)); }
-PMX_OVERLOAD float maxmag(float x, float y) {
+// maxmag (`larger`) or minmag: the operand of the larger (smaller)
+// magnitude, and for equal magnitudes the larger (smaller) value.
+static inline float __pmx_float_by_magnitude(float x, float y, bool larger) {
   if (__pmx_isnan(x) || __pmx_isnan(y))
     return __pmx_isnan(x) ? y : x;
   double dx = __pmx_float_exact(x), dy = __pmx_float_exact(y);
   double ax = __builtin_fabs(dx), ay = __builtin_fabs(dy);
-  if (ax != ay)
-    return ax > ay ? x : y;
-  return dx > dy ? x : y;
+  bool pickX = ax != ay ? (larger ? ax > ay : ax < ay) : (larger ? dx > dy : dx < dy);
+  return pickX ? x : y;
 }
-PMX_OVERLOAD float minmag(float x, float y) {
-  if (__pmx_isnan(x) || __pmx_isnan(y))
-    return __pmx_isnan(x) ? y : x;
-  double dx = __pmx_float_exact(x), dy = __pmx_float_exact(y);
-  double ax = __builtin_fabs(dx), ay = __builtin_fabs(dy);
-  if (ax != ay)
-    return ax < ay ? x : y;
-  return dx < dy ? x : y;
-}
+PMX_OVERLOAD float maxmag(float x, float y) { return __pmx_float_by_magnitude(x, y, true); }
+PMX_OVERLOAD float minmag(float x, float y) { return __pmx_float_by_magnitude(x, y, false); }
 PMX_MISC_VEC_2(fdim)
 PMX_MISC_VEC_2(maxmag)
 PMX_MISC_VEC_2(minmag)
