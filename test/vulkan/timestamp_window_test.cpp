@@ -11,8 +11,8 @@ namespace vulkantest {
 namespace {
 
 using vulkan_target::ClockSample;
-using vulkan_target::TimestampWindow;
 using vulkan_target::timestampToHostNs;
+using vulkan_target::TimestampWindow;
 
 /// A device clock 1.25 ns per tick nominally, really 60 ppm fast, started
 /// at an arbitrary point: ticks at host time `hostNs`.
@@ -77,9 +77,30 @@ TEST(TimestampWindowTest, AClockThatWrappedFallsBackToTheOffset) {
   window.before = ClockSample{(uint64_t(1) << 36) - 10, 2000};
   window.after = ClockSample{50, 8000};
   EXPECT_EQ(timestampToHostNs(20, window, 1.0, 4000), 4020u);
-  // Only one sample (the second read failed): the offset, in the window.
+  // Only one sample, from before the clock wrapped: the offset, in the window.
   window.after.reset();
   EXPECT_EQ(timestampToHostNs(20, window, 1.0, 10'000), 9000u);
+}
+
+TEST(TimestampWindowTest, OneRecentSampleIsExtrapolatedAtTheNominalPeriod) {
+  // The sample a submission reuses was taken 3 ms before it (device_clock.h
+  // takes one at most every 5 ms): 60 ppm of drift since is 0.2 µs.
+  const double period = 1.25;
+  const uint64_t sampledAt = 10'000'000'000ull;
+  TimestampWindow window;
+  window.before = ClockSample{deviceTicks(sampledAt), sampledAt};
+  window.submittedNs = sampledAt + 3'000'000;
+  window.completedNs = sampledAt + 3'500'000;
+  const int64_t staleOffset = 0; // would put the work outside its window
+  for (uint64_t truth : {sampledAt + 3'000'500ull, sampledAt + 3'200'000ull, sampledAt + 3'499'000ull})
+    EXPECT_NEAR(double(timestampToHostNs(deviceTicks(truth), window, period, staleOffset)), double(truth), 300.0)
+        << truth;
+  // A sample taken after the work (the other side) serves the same way.
+  window.completedNs = sampledAt + 3'700'000;
+  window.after = ClockSample{deviceTicks(sampledAt + 3'600'000), sampledAt + 3'600'000};
+  window.before.reset();
+  EXPECT_NEAR(double(timestampToHostNs(deviceTicks(sampledAt + 3'200'000), window, period, staleOffset)),
+              double(sampledAt + 3'200'000), 300.0);
 }
 
 } // namespace

@@ -74,6 +74,15 @@ void CommandBuffer::barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstS
 }
 
 llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
+  auto commands = segmentCommands();
+  if (!commands)
+    return commands.takeError();
+  // Also orders the segment's first command after earlier submissions.
+  barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  return *commands;
+}
+
+llvm::Expected<VkCommandBuffer> CommandBuffer::segmentCommands() {
   Segment &segment = segments_.back();
   if (segment.commands == VK_NULL_HANDLE) {
     VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -91,9 +100,6 @@ llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
     }
     segment.commands = commands;
   }
-  // Also orders the segment's first command after earlier submissions.
-  barrier(segment.commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-          VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
   return segment.commands;
 }
 
@@ -286,11 +292,14 @@ llvm::Error CommandBuffer::writeTimestamp(mux::QueryPool &pool, uint32_t index) 
   if (index >= vulkanPool->count())
     return mux::makeError(mux::Status::InvalidArgument, "timestamp slot " + std::to_string(index) + " of a pool of " +
                                                             std::to_string(vulkanPool->count()));
-  auto commands = beginCommand();
+  // No barrier: a reset orders itself after earlier commands on the same
+  // query, and an ALL_COMMANDS timestamp is latched once every earlier
+  // command has completed. (A barrier per timestamp cost NVIDIA's H100
+  // about 8 µs of device time each.)
+  auto commands = segmentCommands();
   if (!commands)
     return commands.takeError();
   vkCmdResetQueryPool(*commands, vulkanPool->handle(), index, 1);
-  // After every earlier command has completed.
   vkCmdWriteTimestamp2(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, vulkanPool->handle(), index);
   segments_.back().timestamps.push_back({vulkanPool, index});
   return llvm::Error::success();

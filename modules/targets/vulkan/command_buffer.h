@@ -96,6 +96,8 @@ private:
   /// The current segment's Vulkan command buffer, begun, after a barrier
   /// that orders this command after everything before it.
   llvm::Expected<VkCommandBuffer> beginCommand();
+  /// The current segment's VkCommandBuffer (begun on first use), no barrier.
+  llvm::Expected<VkCommandBuffer> segmentCommands();
   void barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
   llvm::Error recordFillPieces(VkCommandBuffer commands, VkBuffer dst, uint64_t offset, uint64_t size,
                                const std::byte *pattern, size_t patternSize);

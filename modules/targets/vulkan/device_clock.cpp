@@ -130,15 +130,33 @@ llvm::Error DeviceClock::calibrate(VkQueue queue, const std::string &deviceName)
   return llvm::Error::success();
 }
 
-TimestampWindow DeviceClock::open() const {
+std::optional<ClockSample> DeviceClock::recentSample(uint64_t nowNs) {
+  if (!facts_.calibratedTimestamps || !vkGetCalibratedTimestampsEXT)
+    return std::nullopt;
+  std::lock_guard lock(sampleMutex_);
+  if (!latestSample_ || nowNs - latestSample_->hostNs >= kResampleIntervalNs)
+    if (std::optional<ClockSample> fresh = sample())
+      latestSample_ = fresh;
+  return latestSample_;
+}
+
+TimestampWindow DeviceClock::open() {
   TimestampWindow window;
   window.submittedNs = mux::support::hostClockNs();
-  window.before = sample();
+  // A sample taken before the submission (perhaps for an earlier one)
+  // anchors it.
+  window.before = recentSample(window.submittedNs);
   return window;
 }
 
-void DeviceClock::close(TimestampWindow &window) const {
-  window.after = sample();
+void DeviceClock::close(TimestampWindow &window) {
+  const uint64_t now = mux::support::hostClockNs();
+  // Work that outlasted the interval gets a sample after it: its
+  // timestamps are then interpolated, whatever the drift.
+  if (!window.before || now - window.before->hostNs >= kResampleIntervalNs)
+    if (std::optional<ClockSample> fresh = recentSample(now);
+        fresh && (!window.before || fresh->hostNs > window.before->hostNs))
+      window.after = fresh;
   window.completedNs = mux::support::hostClockNs();
 }
 

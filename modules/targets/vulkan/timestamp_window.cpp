@@ -4,6 +4,13 @@
 #include <cmath>
 
 namespace vulkan_target {
+namespace {
+
+/// Samples are at most a few ms old (device_clock.h); a timestamp seconds
+/// away from one comes from a clock that wrapped.
+constexpr long double kLongestExtrapolationNs = 1e9;
+
+} // namespace
 
 uint64_t timestampToHostNs(uint64_t ticks, const TimestampWindow &window, double periodNs, int64_t offsetNs) {
   const uint64_t low = window.submittedNs, high = std::max(window.completedNs, window.submittedNs);
@@ -22,6 +29,13 @@ uint64_t timestampToHostNs(uint64_t ticks, const TimestampWindow &window, double
                                               static_cast<long double>(last.hostNs - first.hostNs) / tickSpan;
   } else {
     host = static_cast<long double>(ticks) * periodNs + offsetNs;
+    if (const std::optional<ClockSample> &anchor = window.before ? window.before : window.after) {
+      // A single sample: extrapolated, unless the clock wrapped since.
+      const long double sinceNs =
+          (static_cast<long double>(ticks) - static_cast<long double>(anchor->ticks)) * periodNs;
+      if (std::fabs(sinceNs) < kLongestExtrapolationNs)
+        host = anchor->hostNs + sinceNs;
+    }
   }
   // The work ran inside the window whatever the calibration says.
   host = std::clamp(std::round(host), static_cast<long double>(low), static_cast<long double>(high));

@@ -3,10 +3,13 @@
 // over a test run), so no offset measured once stays right. What the host
 // does know about each submission: its work ran after a reading taken
 // before vkQueueSubmit2 and before one taken after its fence signalled.
-// With VK_EXT_calibrated_timestamps both clocks are sampled at those two
-// moments and a timestamp is interpolated between the samples: the error is
-// that of the samples (their deviation), whatever the drift or the period's
-// error. Without it, an offset is used and its result kept in the window.
+// With VK_EXT_calibrated_timestamps both clocks are sampled before the
+// submission (device_clock.h reuses a recent sample) and, for work longer
+// than a few ms, after it: between two samples a timestamp is interpolated,
+// its error that of the samples whatever the drift or the period's error;
+// from one sample it is extrapolated at the nominal period (drift over a
+// few ms: well under a µs). Without samples, an offset is used. The result
+// is always kept in the window.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +32,9 @@ struct TimestampWindow {
 
 /// `ticks` (already masked to the valid bits) on the host clock, inside
 /// [submittedNs, completedNs] (inside the samples' host readings when both
-/// exist). `periodNs` and `offsetNs` (host ns at device tick 0) serve only
-/// where the samples are missing or unusable (a wrapped clock).
+/// exist). `periodNs` extrapolates from a single sample; `offsetNs` (host
+/// ns at device tick 0) serves only where no sample is usable (a wrapped
+/// clock).
 uint64_t timestampToHostNs(uint64_t ticks, const TimestampWindow &window, double periodNs, int64_t offsetNs);
 
 } // namespace vulkan_target
