@@ -110,6 +110,8 @@ private:
   VkCommandPool pool_;
   RecordArena arena_;
   std::vector<Segment> segments_;
+  /// Command buffers of pool_ not used since the last reset().
+  std::vector<VkCommandBuffer> spareCommands_;
   bool finalized_ = false;
   bool executing_ = false;
 };
