@@ -221,7 +221,7 @@ void Queue::completionLoop() {
         // refers to a released semaphore any more. Under mutex_, which
         // every use of queue_ holds.
         vkQueueWaitIdle(queue_);
-        shared_->retiredSemaphores().destroyAll();
+        shared_->retiredSemaphores().releaseAll();
       }
       if (stopping_) {
         // Held dispatches whose waits are met were submitted already; the
