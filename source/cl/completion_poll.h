@@ -13,8 +13,10 @@
 
 namespace polymux::cl {
 
-/// About twice the launch latency of a GPU vendor's own driver.
-inline constexpr std::chrono::microseconds kCompletionPoll{50};
+/// As long as a GPU device's completion thread polls (vulkan's
+/// kCompletionSpin): a kernel of up to a millisecond is then never waited
+/// for through a sleeping thread.
+inline constexpr std::chrono::microseconds kCompletionPoll{1000};
 
 /// Polls `done` for up to kCompletionPoll on a GPU; returns done().
 template <typename Done> bool pollBriefly(const mux::DeviceInfo &info, Done done) {
