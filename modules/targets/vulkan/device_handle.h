@@ -11,7 +11,6 @@
 #pragma once
 
 #include "instance.h"
-#include "retired_semaphores.h"
 
 #include <atomic>
 #include <memory>
@@ -21,13 +20,11 @@ namespace vulkan_target {
 
 class DeviceHandle {
 public:
-  DeviceHandle(std::shared_ptr<Instance> instance, VkDevice device)
-      : instance_(std::move(instance)), device_(device), retiredSemaphores_(device) {}
+  DeviceHandle(std::shared_ptr<Instance> instance, VkDevice device) : instance_(std::move(instance)), device_(device) {}
   ~DeviceHandle() {
     if (abandoned())
       return;
     vkDeviceWaitIdle(device_);
-    retiredSemaphores_.destroyAll();
     vkDestroyDevice(device_, nullptr);
   }
   DeviceHandle(const DeviceHandle &) = delete;
@@ -35,14 +32,11 @@ public:
   VkDevice get() const { return device_; }
   bool abandoned() const { return abandoned_.load(std::memory_order_acquire); }
   void abandon() const { abandoned_.store(true, std::memory_order_release); }
-  /// Where released semaphores wait until the queue is done with them.
-  RetiredSemaphores &retiredSemaphores() const { return retiredSemaphores_; }
 
 private:
   mutable std::atomic<bool> abandoned_{false};
   std::shared_ptr<Instance> instance_; // the instance outlives the device
   VkDevice device_;
-  mutable RetiredSemaphores retiredSemaphores_;
 };
 
 using SharedDevice = std::shared_ptr<const DeviceHandle>;

@@ -12,16 +12,29 @@
 namespace vulkan_target {
 namespace {
 
-/// How long the completion thread waits on a fence before it looks at the
-/// queue's state again (shutdown); not a limit on how long work may run.
-constexpr uint64_t kFencePollNs = 100'000'000;
+/// How long the completion thread blocks on the timeline before it looks at
+/// the queue's state again (shutdown); not a limit on how long work may run.
+constexpr uint64_t kBlockingWaitNs = 100'000'000;
 
 } // namespace
 
-Queue::Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock,
+llvm::Expected<std::unique_ptr<Queue>> Queue::create(SharedDevice device, VkQueue queue, std::string deviceName,
+                                                     DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking) {
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo createInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  createInfo.pNext = &type;
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  if (llvm::Error error = check(vkCreateSemaphore(device->get(), &createInfo, nullptr, &timeline), "vkCreateSemaphore"))
+    return error;
+  return std::unique_ptr<Queue>(
+      new Queue(std::move(device), queue, timeline, std::move(deviceName), clock, spinBeforeBlocking));
+}
+
+Queue::Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, std::string deviceName, DeviceClock &clock,
              std::chrono::microseconds spinBeforeBlocking)
-    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), deviceName_(std::move(deviceName)),
-      clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
+    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), timeline_(timeline),
+      deviceName_(std::move(deviceName)), clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
   completionThread_ = std::thread([this] { completionLoop(); });
 }
 
@@ -38,8 +51,7 @@ Queue::~Queue() {
   if (shared_->abandoned())
     return;
   vkQueueWaitIdle(queue_);
-  for (VkFence fence : freeFences_)
-    vkDestroyFence(device_, fence, nullptr);
+  vkDestroySemaphore(device_, timeline_, nullptr);
 }
 
 bool Queue::deviceLost() const {
@@ -110,51 +122,35 @@ void Queue::submitReady() {
   }
 }
 
-VkFence Queue::takeFence() {
-  if (!freeFences_.empty()) {
-    VkFence fence = freeFences_.back();
-    freeFences_.pop_back();
-    return fence;
-  }
-  VkFenceCreateInfo createInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence = VK_NULL_HANDLE;
-  if (vkCreateFence(device_, &createInfo, nullptr, &fence) != VK_SUCCESS)
-    return VK_NULL_HANDLE;
-  return fence;
-}
-
 void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   const size_t segment = dispatch->nextSegment++;
   const bool first = segment == 0;
   const bool last = dispatch->nextSegment == dispatch->commandBuffer->segmentCount();
   VkResult result = lost_ ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
-  VkFence fence = VK_NULL_HANDLE;
   TimestampWindow window;
-  uint64_t sequence = 0;
+  uint64_t value = 0;
   if (result == VK_SUCCESS) {
-    fence = takeFence();
-    if (fence == VK_NULL_HANDLE)
-      result = VK_ERROR_OUT_OF_HOST_MEMORY;
-  }
-  if (result == VK_SUCCESS) {
-    std::vector<VkSemaphoreSubmitInfo> waitInfos, signalInfos;
+    // The mux semaphores as values of the queue timeline: one wait for
+    // the latest value waited for, one signal for all of the dispatch's.
+    uint64_t waitValue = 0;
     if (first)
-      for (Semaphore *semaphore : dispatch->waits) {
-        VkSemaphoreSubmitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        info.semaphore = semaphore->handle();
-        info.value = semaphore->signalValue();
-        info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        waitInfos.push_back(info);
-      }
-    std::vector<uint64_t> signalValues;
-    if (last)
-      for (Semaphore *semaphore : dispatch->signals) {
-        VkSemaphoreSubmitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        info.semaphore = semaphore->handle();
-        info.value = semaphore->signalValue() + 1;
-        info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        signalInfos.push_back(info);
-      }
+      for (Semaphore *semaphore : dispatch->waits)
+        waitValue = std::max(waitValue, semaphore->timelineValue());
+    std::vector<VkSemaphoreSubmitInfo> waitInfos;
+    if (waitValue > 0) {
+      VkSemaphoreSubmitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+      info.semaphore = timeline_;
+      info.value = waitValue;
+      info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      waitInfos.push_back(info);
+    }
+    // Every submission sets the next value: its completion, which the
+    // completion thread waits for (no VkFence per submission in flight to
+    // create, reset and keep), and its mux signals.
+    VkSemaphoreSubmitInfo signalInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signalInfo.semaphore = timeline_;
+    signalInfo.value = timelineValue_ + 1;
+    signalInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     VkCommandBufferSubmitInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     commandInfo.commandBuffer = dispatch->commandBuffer->segmentCommands(segment);
     VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
@@ -162,41 +158,47 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     submit.pWaitSemaphoreInfos = waitInfos.data();
     submit.commandBufferInfoCount = commandInfo.commandBuffer != VK_NULL_HANDLE ? 1 : 0;
     submit.pCommandBufferInfos = &commandInfo;
-    submit.signalSemaphoreInfoCount = static_cast<uint32_t>(signalInfos.size());
-    submit.pSignalSemaphoreInfos = signalInfos.data();
+    submit.signalSemaphoreInfoCount = 1;
+    submit.pSignalSemaphoreInfos = &signalInfo;
     std::span<const TimestampSlot> timestamps = dispatch->commandBuffer->segmentTimestamps(segment);
     for (const TimestampSlot &slot : timestamps)
       slot.pool->setResult(slot.index, 0); // rewritten by this submission
     if (!timestamps.empty())
       window = clock_.open();
-    result = vkQueueSubmit2(queue_, 1, &submit, fence);
-    if (result == VK_SUCCESS)
-      sequence = shared_->retiredSemaphores().submitted();
-    if (result == VK_SUCCESS && last)
-      for (Semaphore *semaphore : dispatch->signals) {
-        semaphore->nextSignalValue();
-        semaphore->markSignalSubmitted();
-      }
+    result = vkQueueSubmit2(queue_, 1, &submit, VK_NULL_HANDLE);
+    if (result == VK_SUCCESS) {
+      value = ++timelineValue_;
+      if (last)
+        for (Semaphore *semaphore : dispatch->signals)
+          semaphore->markSignalSubmitted(value);
+    }
   }
   if (result == VK_ERROR_DEVICE_LOST && !lost_) {
     lost_ = true;
     mux::support::log(mux::support::LogLevel::Error, "vulkan", "device '" + deviceName_ + "' was lost");
   }
   if (result != VK_SUCCESS) {
-    if (fence != VK_NULL_HANDLE)
-      freeFences_.push_back(fence);
-    // The segment never ran. Its signals are marked submitted all the same
-    // so that dependants are not stuck; they fail too if the device is lost.
+    // The segment never ran. Its signals are marked submitted all the same,
+    // with no value to wait for, so that dependants are not stuck; they fail
+    // too if the device is lost.
     if (last)
       for (Semaphore *semaphore : dispatch->signals)
-        semaphore->markSignalSubmitted();
-    inFlight_.push_back({dispatch, segment, VK_NULL_HANDLE, {}});
+        semaphore->markSignalSubmitted(0);
+    inFlight_.push_back({dispatch, segment, 0, {}});
     dispatch->outcome =
         mux::Outcome(statusOf(result), "submission to device '" + deviceName_ + "' failed: " + resultName(result));
   } else {
-    inFlight_.push_back({dispatch, segment, fence, window, sequence});
+    inFlight_.push_back({dispatch, segment, value, window});
   }
   workArrived_.notify_all();
+}
+
+VkResult Queue::timelineReached(uint64_t value) const {
+  uint64_t reached = 0;
+  VkResult result = vkGetSemaphoreCounterValue(device_, timeline_, &reached);
+  if (result != VK_SUCCESS)
+    return result;
+  return reached >= value ? VK_SUCCESS : VK_NOT_READY;
 }
 
 void Queue::completionLoop() {
@@ -216,13 +218,6 @@ void Queue::completionLoop() {
       return;
     }
     if (inFlight_.empty()) {
-      if (!shared_->retiredSemaphores().empty()) {
-        // Nothing in flight: once the driver's queue is idle too, nothing
-        // refers to a released semaphore any more. Under mutex_, which
-        // every use of queue_ holds.
-        vkQueueWaitIdle(queue_);
-        shared_->retiredSemaphores().releaseAll();
-      }
       if (stopping_) {
         // Held dispatches whose waits are met were submitted already; the
         // rest wait on semaphores nobody will signal any more.
@@ -233,21 +228,22 @@ void Queue::completionLoop() {
     }
     Submission submission = inFlight_.front();
     VkResult result = VK_SUCCESS;
-    if (submission.fence != VK_NULL_HANDLE) {
+    if (submission.value != 0) {
       lock.unlock();
       result = VK_NOT_READY;
       for (auto spinUntil = std::chrono::steady_clock::now() + spinBeforeBlocking_;
            result == VK_NOT_READY && std::chrono::steady_clock::now() < spinUntil;)
-        result = vkGetFenceStatus(device_, submission.fence);
-      if (result == VK_NOT_READY)
-        result = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, kFencePollNs);
+        result = timelineReached(submission.value);
+      if (result == VK_NOT_READY) {
+        VkSemaphoreWaitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+        waitInfo.semaphoreCount = 1;
+        waitInfo.pSemaphores = &timeline_;
+        waitInfo.pValues = &submission.value;
+        result = vkWaitSemaphores(device_, &waitInfo, kBlockingWaitNs);
+      }
       lock.lock();
       if (result == VK_TIMEOUT)
         continue;
-      vkResetFences(device_, 1, &submission.fence);
-      freeFences_.push_back(submission.fence);
-      if (result == VK_SUCCESS)
-        shared_->retiredSemaphores().completed(submission.sequence);
       if (result == VK_ERROR_DEVICE_LOST && !lost_) {
         lost_ = true;
         mux::support::log(mux::support::LogLevel::Error, "vulkan", "device '" + deviceName_ + "' was lost");
@@ -266,7 +262,7 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
   Dispatch &dispatch = *submission.dispatch;
   if (result != VK_SUCCESS && dispatch.outcome.status == mux::Status::Success) {
     std::span<const std::string> kernels = dispatch.commandBuffer->segmentKernels(submission.segment);
-    if (result == VK_ERROR_DEVICE_LOST && submission.fence != VK_NULL_HANDLE && !kernels.empty()) {
+    if (result == VK_ERROR_DEVICE_LOST && submission.value != 0 && !kernels.empty()) {
       // The device was lost while this segment ran: its kernels are the
       // suspects (a wild address faults NVIDIA's GPUs so).
       std::vector<std::string> unique;
@@ -286,7 +282,7 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
     }
   }
   std::span<const TimestampSlot> timestamps = dispatch.commandBuffer->segmentTimestamps(submission.segment);
-  if (!timestamps.empty() && submission.fence != VK_NULL_HANDLE && result == VK_SUCCESS) {
+  if (!timestamps.empty() && submission.value != 0 && result == VK_SUCCESS) {
     clock_.close(submission.window);
     clock_.resolve(timestamps, submission.window);
   }

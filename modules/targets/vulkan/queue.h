@@ -37,12 +37,13 @@ public:
   /// How long destruction waits for submitted work.
   static constexpr std::chrono::seconds kShutdownGrace{10};
 
-  /// `spinBeforeBlocking`: how long the completion thread polls a fence
-  /// before it blocks on it. A GPU driver's blocking wait wakes the thread
+  /// `spinBeforeBlocking`: how long the completion thread polls the
+  /// timeline for a submission before it blocks on it. A GPU driver's blocking wait wakes the thread
   /// tens of µs after the work ended, which short kernels feel as launch
   /// latency; a CPU driver needs those cycles for the work itself (0).
-  Queue(SharedDevice device, VkQueue queue, std::string deviceName, DeviceClock &clock,
-        std::chrono::microseconds spinBeforeBlocking);
+  static llvm::Expected<std::unique_ptr<Queue>> create(SharedDevice device, VkQueue queue, std::string deviceName,
+                                                       DeviceClock &clock,
+                                                       std::chrono::microseconds spinBeforeBlocking);
   /// Finishes what was submitted or can be, abandons dispatches whose
   /// semaphores nobody will signal, and stops the completion thread. Work
   /// still running kShutdownGrace after that abandons the device
@@ -70,10 +71,12 @@ private:
   struct Submission {
     std::shared_ptr<Dispatch> dispatch;
     size_t segment;
-    VkFence fence;
+    uint64_t value;         ///< on the timeline once it completed; 0: never submitted
     TimestampWindow window; ///< for a segment that writes timestamps
-    uint64_t sequence = 0;  ///< RetiredSemaphores::submitted() of a submission that was made
   };
+
+  Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, std::string deviceName, DeviceClock &clock,
+        std::chrono::microseconds spinBeforeBlocking);
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.
   void submitReady();
@@ -81,7 +84,9 @@ private:
   /// Caller holds mutex_.
   void submitSegment(const std::shared_ptr<Dispatch> &dispatch);
   bool waitsSubmitted(const Dispatch &dispatch) const;
-  VkFence takeFence();
+  /// VK_SUCCESS once the timeline reached `value`, else VK_NOT_READY (or
+  /// the error, VK_ERROR_DEVICE_LOST).
+  VkResult timelineReached(uint64_t value) const;
   void completionLoop();
   /// Host work after a segment completed; then the next segment or the end
   /// of the dispatch. Called without mutex_.
@@ -91,6 +96,14 @@ private:
   SharedDevice shared_;
   VkDevice device_;
   VkQueue queue_;
+  /// Every submission sets its next value (timelineValue_: the latest
+  /// submitted); the completion thread waits for those, and the mux
+  /// semaphores' signals are those of the submissions that signal them
+  /// (sync.h). The device's only queue, so a wait is for work earlier in
+  /// submission order, which every command's leading barrier orders it
+  /// after as well.
+  VkSemaphore timeline_;
+  uint64_t timelineValue_ = 0;
   std::string deviceName_;
   DeviceClock &clock_;
   std::chrono::microseconds spinBeforeBlocking_;
@@ -103,7 +116,6 @@ private:
   size_t completing_ = 0;
   /// Dispatches not yet finished (held, in flight or between segments).
   size_t outstanding_ = 0;
-  std::vector<VkFence> freeFences_;
   bool lost_ = false;
   bool stopping_ = false;
   std::thread completionThread_;
