@@ -12,8 +12,9 @@
 namespace vulkan_target {
 namespace {
 
-/// How long the completion thread blocks on the timeline before it looks at
-/// the queue's state again (shutdown); not a limit on how long work may run.
+/// How long the completion thread blocks (waitBehindProbe) before it looks
+/// at the queue's state again (shutdown); not a limit on how long work may
+/// run.
 constexpr uint64_t kBlockingWaitNs = 100'000'000;
 
 } // namespace
@@ -27,13 +28,19 @@ llvm::Expected<std::unique_ptr<Queue>> Queue::create(SharedDevice device, VkQueu
   VkSemaphore timeline = VK_NULL_HANDLE;
   if (llvm::Error error = check(vkCreateSemaphore(device->get(), &createInfo, nullptr, &timeline), "vkCreateSemaphore"))
     return error;
+  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence probe = VK_NULL_HANDLE;
+  if (llvm::Error error = check(vkCreateFence(device->get(), &fenceInfo, nullptr, &probe), "vkCreateFence")) {
+    vkDestroySemaphore(device->get(), timeline, nullptr);
+    return error;
+  }
   return std::unique_ptr<Queue>(
-      new Queue(std::move(device), queue, timeline, std::move(deviceName), clock, spinBeforeBlocking));
+      new Queue(std::move(device), queue, timeline, probe, std::move(deviceName), clock, spinBeforeBlocking));
 }
 
-Queue::Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, std::string deviceName, DeviceClock &clock,
-             std::chrono::microseconds spinBeforeBlocking)
-    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), timeline_(timeline),
+Queue::Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, VkFence probe, std::string deviceName,
+             DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking)
+    : shared_(std::move(device)), device_(shared_->get()), queue_(queue), timeline_(timeline), probeFence_(probe),
       deviceName_(std::move(deviceName)), clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
   completionThread_ = std::thread([this] { completionLoop(); });
 }
@@ -52,6 +59,7 @@ Queue::~Queue() {
     return;
   vkQueueWaitIdle(queue_);
   vkDestroySemaphore(device_, timeline_, nullptr);
+  vkDestroyFence(device_, probeFence_, nullptr);
 }
 
 bool Queue::deviceLost() const {
@@ -193,6 +201,30 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   workArrived_.notify_all();
 }
 
+VkResult Queue::waitBehindProbe(std::unique_lock<std::mutex> &lock, uint64_t value) {
+  lock.lock();
+  VkResult result = VK_SUCCESS;
+  if (!probePending_) {
+    VkSubmitInfo2 empty{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    result = vkQueueSubmit2(queue_, 1, &empty, probeFence_);
+    probePending_ = result == VK_SUCCESS;
+  }
+  lock.unlock();
+  if (result != VK_SUCCESS)
+    return result; // VK_ERROR_DEVICE_LOST: a lost device refuses submissions
+  result = vkWaitForFences(device_, 1, &probeFence_, VK_TRUE, kBlockingWaitNs);
+  if (result != VK_SUCCESS)
+    return result; // VK_TIMEOUT, or VK_ERROR_DEVICE_LOST
+  lock.lock();
+  vkResetFences(device_, 1, &probeFence_);
+  probePending_ = false;
+  lock.unlock();
+  // A probe submitted before the awaited work (by an earlier wait) may be
+  // the one that completed: then the caller waits again.
+  result = timelineReached(value);
+  return result == VK_NOT_READY ? VK_TIMEOUT : result;
+}
+
 VkResult Queue::timelineReached(uint64_t value) const {
   uint64_t reached = 0;
   VkResult result = vkGetSemaphoreCounterValue(device_, timeline_, &reached);
@@ -228,19 +260,16 @@ void Queue::completionLoop() {
     }
     Submission submission = inFlight_.front();
     VkResult result = VK_SUCCESS;
-    if (submission.value != 0) {
+    if (submission.value != 0 && lost_) {
+      result = VK_ERROR_DEVICE_LOST; // it will never complete
+    } else if (submission.value != 0) {
       lock.unlock();
       result = VK_NOT_READY;
       for (auto spinUntil = std::chrono::steady_clock::now() + spinBeforeBlocking_;
            result == VK_NOT_READY && std::chrono::steady_clock::now() < spinUntil;)
         result = timelineReached(submission.value);
-      if (result == VK_NOT_READY) {
-        VkSemaphoreWaitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-        waitInfo.semaphoreCount = 1;
-        waitInfo.pSemaphores = &timeline_;
-        waitInfo.pValues = &submission.value;
-        result = vkWaitSemaphores(device_, &waitInfo, kBlockingWaitNs);
-      }
+      if (result == VK_NOT_READY)
+        result = waitBehindProbe(lock, submission.value);
       lock.lock();
       if (result == VK_TIMEOUT)
         continue;

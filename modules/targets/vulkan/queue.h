@@ -75,8 +75,8 @@ private:
     TimestampWindow window; ///< for a segment that writes timestamps
   };
 
-  Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, std::string deviceName, DeviceClock &clock,
-        std::chrono::microseconds spinBeforeBlocking);
+  Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, VkFence probe, std::string deviceName,
+        DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking);
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.
   void submitReady();
@@ -87,6 +87,14 @@ private:
   /// VK_SUCCESS once the timeline reached `value`, else VK_NOT_READY (or
   /// the error, VK_ERROR_DEVICE_LOST).
   VkResult timelineReached(uint64_t value) const;
+  /// Blocks until the timeline reaches `value` (VK_SUCCESS), for at most
+  /// kBlockingWaitNs (VK_TIMEOUT), or until the device is found lost
+  /// (VK_ERROR_DEVICE_LOST). It blocks on probeFence_, in an empty
+  /// submission made after the awaited one, not on the timeline: with
+  /// NVIDIA's driver a kernel that lost the device left the wait on the
+  /// timeline blocked (the process hung), where a fence reports the loss.
+  /// Called with `lock` (on mutex_) released; returns with it released.
+  VkResult waitBehindProbe(std::unique_lock<std::mutex> &lock, uint64_t value);
   void completionLoop();
   /// Host work after a segment completed; then the next segment or the end
   /// of the dispatch. Called without mutex_.
@@ -104,6 +112,8 @@ private:
   /// after as well.
   VkSemaphore timeline_;
   uint64_t timelineValue_ = 0;
+  VkFence probeFence_;        ///< waitBehindProbe()
+  bool probePending_ = false; ///< probeFence_ is in a submission not seen complete
   std::string deviceName_;
   DeviceClock &clock_;
   std::chrono::microseconds spinBeforeBlocking_;
