@@ -89,6 +89,8 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   runModulePasses(module, builder, passes);
   {
     llvm::ModulePassManager wide;
+    if (!optDisable)
+      wide.addPass(VectorizeGlobalAccessesPass());
     wide.addPass(SplitUnderalignedGlobalAccessesPass());
     wide.addPass(LowerWideIntegersPass());
     runModulePasses(module, wide);

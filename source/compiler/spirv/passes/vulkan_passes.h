@@ -77,4 +77,11 @@ struct SplitUnderalignedGlobalAccessesPass : llvm::PassInfoMixin<SplitUnderalign
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Adjacent, aligned 32-bit loads and stores of __global/__constant memory
+/// as vector accesses of up to four elements, after scalarisation
+/// (vectorize_global_accesses.cpp).
+struct VectorizeGlobalAccessesPass : llvm::PassInfoMixin<VectorizeGlobalAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace compiler::spirv
