@@ -15,30 +15,31 @@ std::string disassemble(const std::vector<uint32_t> &words) {
   return text;
 }
 
+/// The disassembly of `source` built for the lavapipe-like target.
+std::string builtText(const std::string &source) { return disassemble(buildOk(source).binary.spirv); }
+
 size_t count(const std::string &text, const std::string &pattern) {
   std::regex expression(pattern);
   return std::distance(std::sregex_iterator(text.begin(), text.end(), expression), std::sregex_iterator());
 }
 
 TEST(SpirvGlobalVectorAccesses, Float16LoadsAndStoresAreFourVec4Accesses) {
-  Built built = buildOk(R"(
+  const std::string text = builtText(R"(
     kernel void twice(global const float16 *in, global float16 *out) {
       size_t i = get_global_id(0);
       out[i] = in[i] * 2.0f;
     })");
-  const std::string text = disassemble(built.binary.spirv);
   EXPECT_EQ(count(text, R"(OpLoad %v4float %\w+ Aligned (16|32|64))"), 4u) << text;
   EXPECT_EQ(count(text, R"(OpStore %\w+ %\w+ Aligned (16|32|64))"), 4u) << text;
   EXPECT_EQ(count(text, R"(OpLoad %float )"), 0u) << text;
 }
 
 TEST(SpirvGlobalVectorAccesses, Float2IsOneVec2Access) {
-  Built built = buildOk(R"(
+  const std::string text = builtText(R"(
     kernel void swap(global float2 *data) {
       size_t i = get_global_id(0);
       data[i] = data[i].yx;
     })");
-  const std::string text = disassemble(built.binary.spirv);
   EXPECT_EQ(count(text, R"(OpLoad %v2float %\w+ Aligned 8)"), 1u) << text;
   EXPECT_EQ(count(text, R"(OpStore %\w+ %\w+ Aligned 8)"), 1u) << text;
 }
@@ -46,24 +47,22 @@ TEST(SpirvGlobalVectorAccesses, Float2IsOneVec2Access) {
 TEST(SpirvGlobalVectorAccesses, AdjacentFloatsAlignedOnlyToFourStayScalar) {
   // Four neighbours from an odd index: a vec4 there would break Vulkan's
   // alignment rule for buffer device addresses.
-  Built built = buildOk(R"(
+  const std::string text = builtText(R"(
     kernel void sum4(global const float *in, global float *out) {
       size_t i = get_global_id(0);
       out[i] = in[4 * i + 1] + in[4 * i + 2] + in[4 * i + 3] + in[4 * i + 4];
     })");
-  const std::string text = disassemble(built.binary.spirv);
   EXPECT_EQ(count(text, R"(OpLoad %v\dfloat)"), 0u) << text;
   EXPECT_EQ(count(text, R"(OpLoad %float %\w+ Aligned 4)"), 4u) << text;
 }
 
 TEST(SpirvGlobalVectorAccesses, CharAndShortVectorsStayScalar) {
-  Built built = buildOk(R"(
+  const std::string text = builtText(R"(
     kernel void copy(global const uchar4 *a, global uchar4 *b, global const short8 *c, global short8 *d) {
       size_t i = get_global_id(0);
       b[i] = a[i];
       d[i] = c[i];
     })");
-  const std::string text = disassemble(built.binary.spirv);
   EXPECT_EQ(count(text, R"(OpLoad %v\d(uchar|ushort|short|char))"), 0u) << text;
 }
 
