@@ -1,5 +1,7 @@
 #include "mux/support/host_memory.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <bit>
 #include <new>
 #include <string>
@@ -18,7 +20,7 @@ llvm::Expected<std::unique_ptr<HostMemory>> HostMemory::allocate(uint64_t size, 
     return makeError(Status::OutOfMemory, "allocation of " + std::to_string(size) + " bytes is too large");
   // Round up so the last (partial) vector a kernel loads stays inside the
   // allocation's pages.
-  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  uint64_t rounded = llvm::alignTo(size, alignment);
   auto block = arena.allocate(rounded, alignment);
   if (!block)
     return block.takeError();

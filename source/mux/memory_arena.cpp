@@ -1,5 +1,7 @@
 #include "mux/support/memory_arena.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -59,7 +61,7 @@ llvm::Expected<MemoryArena::Block> WindowArena::allocate(uint64_t size, uint64_t
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     auto [offset, length] = *it;
     // Alignment is of the device address.
-    uint64_t start = (base_ + offset + alignment - 1) / alignment * alignment - base_;
+    uint64_t start = llvm::alignTo(base_ + offset, alignment) - base_;
     if (start < offset || start - offset > length || size > length - (start - offset))
       continue;
     free_.erase(it);

@@ -1,11 +1,13 @@
 #include "record_arena.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 
 namespace vulkan_target {
 
 llvm::Expected<ArenaSlice> RecordArena::allocate(uint64_t size, uint64_t alignment) {
-  uint64_t offset = (used_ + alignment - 1) / alignment * alignment;
+  uint64_t offset = llvm::alignTo(used_, alignment);
   if (blocks_.empty() || offset + size > blocks_.back()->size()) {
     auto block = allocateDeviceAllocation(device_, std::max(size, kBlockSize), /*preferDeviceLocal=*/false);
     if (!block)
