@@ -48,6 +48,8 @@ inline std::string validationMessages(const std::vector<uint32_t> &words) {
 }
 
 struct Built {
+  /// The module refers to its target: declared first, destroyed last.
+  std::unique_ptr<Target> target;
   std::unique_ptr<Module> module;
   VulkanBinary binary;
   std::string log;
@@ -56,8 +58,8 @@ struct Built {
 /// Builds `source`; fails the test with the log when it does not build.
 inline Built buildOk(const std::string &source, const std::string &options = "") {
   Built built;
-  auto target = createVulkanTarget(lavapipeConfig());
-  auto module = target->build(source, options, built.log);
+  built.target = createVulkanTarget(lavapipeConfig());
+  auto module = built.target->build(source, options, built.log);
   if (!module) {
     ADD_FAILURE() << "build failed: " << llvm::toString(module.takeError()) << "\nlog:\n" << built.log;
     return built;
