@@ -70,7 +70,8 @@ llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std
     if (!globals)
       return globals.takeError();
     std::byte *host = (*globals)->host();
-    std::memcpy(host, loaded.globalVariableInit.data(), loaded.globalVariableInit.size());
+    if (!loaded.globalVariableInit.empty()) // data() may be null, which memcpy must not get
+      std::memcpy(host, loaded.globalVariableInit.data(), loaded.globalVariableInit.size());
     std::memset(host + loaded.globalVariableInit.size(), 0,
                 loaded.globalVariableSize - loaded.globalVariableInit.size());
     // Pointer initialisers: addresses in the block, known now.
