@@ -536,13 +536,15 @@ TEST_P(ExecutionTest, PackedStructsInGlobalMemory) {
   ASSERT_CL(clEnqueueReadBuffer(queue_, itemBuffer.get(), CL_TRUE, 0, sizeof(Packed) * count, after.data(), 0, nullptr,
                                 nullptr));
   for (size_t n = 0; n < count; ++n) {
+    // Members read by value: EXPECT_EQ binds references, which a packed
+    // member's address does not allow (UBSan: misaligned reference).
     const Packed &p = items[n];
     EXPECT_EQ(sums[n], p.c + p.i + p.l + p.s + cl_long(p.f)) << n;
-    EXPECT_EQ(after[n].c, p.c) << n;
-    EXPECT_EQ(after[n].i, p.i * 2) << n;
-    EXPECT_EQ(after[n].l, p.l - 1) << n;
-    EXPECT_EQ(after[n].s, cl_short(p.s + 1)) << n;
-    EXPECT_EQ(after[n].f, p.f * 0.5f) << n;
+    EXPECT_EQ(cl_char(after[n].c), cl_char(p.c)) << n;
+    EXPECT_EQ(cl_int(after[n].i), p.i * 2) << n;
+    EXPECT_EQ(cl_long(after[n].l), p.l - 1) << n;
+    EXPECT_EQ(cl_short(after[n].s), cl_short(p.s + 1)) << n;
+    EXPECT_EQ(float(after[n].f), p.f * 0.5f) << n;
   }
 }
 
