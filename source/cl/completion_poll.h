@@ -13,9 +13,9 @@
 
 namespace polymux::cl {
 
-/// As long as a GPU device's completion thread polls (vulkan's
-/// kCompletionSpin): a kernel of up to a millisecond is then never waited
-/// for through a sleeping thread.
+/// As long as a GPU target's own completion thread polls before it blocks
+/// (1 ms): a kernel of up to a millisecond is then never waited for through
+/// a sleeping thread.
 inline constexpr std::chrono::microseconds kCompletionPoll{1000};
 
 /// Polls `done` for up to kCompletionPoll on a GPU; returns done().
