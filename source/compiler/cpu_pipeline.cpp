@@ -72,11 +72,14 @@ void keepDivisionsWithinRelaxedBounds(llvm::Module &module) {
 
 } // namespace
 
-void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes) {
+void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes,
+                     llvm::function_ref<void(llvm::FunctionAnalysisManager &)> registerFirst) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
+  if (registerFirst)
+    registerFirst(functions);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);

@@ -15,6 +15,7 @@
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
+#include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 
 namespace compiler::spirv {
 
@@ -90,10 +91,11 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   {
     llvm::ModulePassManager wide;
     if (!optDisable)
-      wide.addPass(VectorizeGlobalAccessesPass());
+      wide.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::LoadStoreVectorizerPass()));
     wide.addPass(SplitUnderalignedGlobalAccessesPass());
     wide.addPass(LowerWideIntegersPass());
-    runModulePasses(module, wide);
+    runModulePasses(module, builder, wide,
+                    [](llvm::FunctionAnalysisManager &analyses) { analyses.registerPass(bufferVectorRules); });
   }
   // Constant expressions on variables (a GEP into a table) become
   // instructions: the emitter computes variable addresses at run time.

@@ -14,6 +14,7 @@
 // argument arg_size() - 4 and the local id as the last three.
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -194,7 +195,11 @@ struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
 
 /// Runs `passes` over `module` with analyses freshly registered by `builder`
 /// (give the builder that made the pipeline, so target analyses match).
-void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes);
+/// `registerFirst`, when given, registers function analyses before the
+/// builder's defaults, which then keep them (a TargetIRAnalysis of a
+/// pipeline without a target machine).
+void runModulePasses(llvm::Module &module, llvm::PassBuilder &builder, llvm::ModulePassManager &passes,
+                     llvm::function_ref<void(llvm::FunctionAnalysisManager &)> registerFirst = nullptr);
 /// The same with a default (target-independent) PassBuilder.
 void runModulePasses(llvm::Module &module, llvm::ModulePassManager &passes);
 

@@ -13,8 +13,6 @@
 namespace compiler::spirv {
 namespace {
 
-bool isBufferAddressSpace(unsigned addressSpace) { return addressSpace == 1 || addressSpace == 2; }
-
 /// The bytes of each piece `type` is split into at `alignment`, or 0 when it
 /// is accessed whole.
 uint64_t pieceSize(llvm::Type *type, llvm::Align alignment, const llvm::DataLayout &layout) {

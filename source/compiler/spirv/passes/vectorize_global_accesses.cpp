@@ -1,5 +1,6 @@
-// Neighbouring 32-bit loads and stores of __global and __constant memory as
-// loads and stores of up to four elements (LLVM's LoadStoreVectorizer).
+// The rules under which LLVM's LoadStoreVectorizer turns neighbouring 32-bit
+// loads and stores of __global and __constant memory into loads and stores
+// of up to four elements (vulkan_pipeline.cpp runs it with them).
 //
 // The pipeline scalarises every vector (Vulkan SPIR-V has no 8- or
 // 16-element vectors), so a float16 load became sixteen 4-byte loads: on an
@@ -12,21 +13,15 @@
 // access the emitter writes keeps Vulkan's alignment rule.
 #include "passes/vulkan_passes.h"
 
-#include "llvm/Analysis/CGSCCPassManager.h"
-#include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/TargetTransformInfoImpl.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 
 #include <algorithm>
 
 namespace compiler::spirv {
 namespace {
-
-bool isBufferAddressSpace(unsigned addressSpace) { return addressSpace == 1 || addressSpace == 2; }
 
 bool isWordScalar(llvm::Type *type) { return type->isFloatTy() || type->isIntegerTy(32); }
 
@@ -60,29 +55,10 @@ private:
 
 } // namespace
 
-llvm::PreservedAnalyses VectorizeGlobalAccessesPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
-  // The vectoriser asks the target for its rules; this pipeline has no
-  // target machine, so it runs with its own analysis managers whose
-  // TargetIRAnalysis answers with BufferVectorRules.
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  functions.registerPass([] {
-    return llvm::TargetIRAnalysis([](const llvm::Function &function) {
-      return llvm::TargetTransformInfo(std::make_unique<BufferVectorRules>(function.getParent()->getDataLayout()));
-    });
+llvm::TargetIRAnalysis bufferVectorRules() {
+  return llvm::TargetIRAnalysis([](const llvm::Function &function) {
+    return llvm::TargetTransformInfo(std::make_unique<BufferVectorRules>(function.getParent()->getDataLayout()));
   });
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  llvm::ModulePassManager passes;
-  passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::LoadStoreVectorizerPass()));
-  passes.run(module, modules);
-  return llvm::PreservedAnalyses::none();
 }
 
 } // namespace compiler::spirv

@@ -2,11 +2,16 @@
 // file; vulkan_pipeline.cpp runs them.
 #pragma once
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 
 namespace compiler::spirv {
+
+/// __global (1) and __constant (2): PhysicalStorageBuffer memory, reached
+/// through buffer device addresses.
+inline bool isBufferAddressSpace(unsigned addressSpace) { return addressSpace == 1 || addressSpace == 2; }
 
 /// Makes every defined non-kernel function internal and always-inline.
 struct InlineEverythingPass : llvm::PassInfoMixin<InlineEverythingPass> {
@@ -77,11 +82,10 @@ struct SplitUnderalignedGlobalAccessesPass : llvm::PassInfoMixin<SplitUnderalign
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
-/// Adjacent, aligned 32-bit loads and stores of __global/__constant memory
-/// as vector accesses of up to four elements, after scalarisation
-/// (vectorize_global_accesses.cpp).
-struct VectorizeGlobalAccessesPass : llvm::PassInfoMixin<VectorizeGlobalAccessesPass> {
-  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
-};
+/// Target rules for LLVM's LoadStoreVectorizer after scalarisation: only
+/// adjacent 32-bit __global/__constant accesses aligned to the run become
+/// vector accesses, of up to four elements (vectorize_global_accesses.cpp).
+/// This pipeline has no target machine to give them.
+llvm::TargetIRAnalysis bufferVectorRules();
 
 } // namespace compiler::spirv
