@@ -13,11 +13,6 @@
 #include "llvm/IR/Instructions.h"
 
 namespace compiler::spirv {
-namespace {
-
-llvm::Align elementAlign(llvm::Align whole, uint64_t offset) { return llvm::commonAlignment(whole, offset); }
-
-} // namespace
 
 llvm::PreservedAnalyses SplitVolatileVectorsPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
   bool changed = false;
@@ -42,8 +37,9 @@ llvm::PreservedAnalyses SplitVolatileVectorsPass::run(llvm::Module &module, llvm
         llvm::Value *result = llvm::PoisonValue::get(vector);
         for (unsigned i = 0; i < vector->getNumElements(); ++i) {
           llvm::Value *address = builder.CreateConstInBoundsGEP1_64(element, load->getPointerOperand(), i);
-          llvm::Value *lane = builder.CreateAlignedLoad(element, address, elementAlign(load->getAlign(), i * size),
-                                                        /*isVolatile=*/true);
+          llvm::Value *lane =
+              builder.CreateAlignedLoad(element, address, llvm::commonAlignment(load->getAlign(), i * size),
+                                        /*isVolatile=*/true);
           result = builder.CreateInsertElement(result, lane, uint64_t(i));
         }
         load->replaceAllUsesWith(result);
@@ -56,7 +52,7 @@ llvm::PreservedAnalyses SplitVolatileVectorsPass::run(llvm::Module &module, llvm
         for (unsigned i = 0; i < vector->getNumElements(); ++i) {
           llvm::Value *address = builder.CreateConstInBoundsGEP1_64(element, store->getPointerOperand(), i);
           builder.CreateAlignedStore(builder.CreateExtractElement(value, uint64_t(i)), address,
-                                     elementAlign(store->getAlign(), i * size), /*isVolatile=*/true);
+                                     llvm::commonAlignment(store->getAlign(), i * size), /*isVolatile=*/true);
         }
       }
       instruction->eraseFromParent();
