@@ -144,14 +144,10 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     if (first)
       for (Semaphore *semaphore : dispatch->waits)
         waitValue = std::max(waitValue, semaphore->timelineValue());
-    std::vector<VkSemaphoreSubmitInfo> waitInfos;
-    if (waitValue > 0) {
-      VkSemaphoreSubmitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-      info.semaphore = timeline_;
-      info.value = waitValue;
-      info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-      waitInfos.push_back(info);
-    }
+    VkSemaphoreSubmitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    waitInfo.semaphore = timeline_;
+    waitInfo.value = waitValue;
+    waitInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     // Every submission sets the next value: its completion, which the
     // completion thread waits for (no VkFence per submission in flight to
     // create, reset and keep), and its mux signals.
@@ -162,8 +158,8 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     VkCommandBufferSubmitInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     commandInfo.commandBuffer = dispatch->commandBuffer->segmentCommands(segment);
     VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = static_cast<uint32_t>(waitInfos.size());
-    submit.pWaitSemaphoreInfos = waitInfos.data();
+    submit.waitSemaphoreInfoCount = waitValue > 0 ? 1 : 0;
+    submit.pWaitSemaphoreInfos = &waitInfo;
     submit.commandBufferInfoCount = commandInfo.commandBuffer != VK_NULL_HANDLE ? 1 : 0;
     submit.pCommandBufferInfos = &commandInfo;
     submit.signalSemaphoreInfoCount = 1;
