@@ -1,6 +1,6 @@
 // Loads and stores of __global memory after scalarisation: adjacent,
 // aligned 32-bit ones become vector accesses of up to four elements
-// (VectorizeGlobalAccessesPass), the rest stay scalar.
+// (LLVM's LoadStoreVectorizer under bufferVectorRules), the rest stay scalar.
 #include "spirv_test_support.h"
 
 #include <regex>

@@ -94,8 +94,9 @@ TEST_P(VulkanQueueTest, SemaphoreOrdersASplitDispatchBeforeItsWaiter) {
 
 // Semaphores released as soon as their chain's fence signalled, many times
 // over, with the queue kept busy: lavapipe 22.3's queue thread still touched
-// such semaphores after the fence (retired_semaphores.h); before they were
-// retired this crashed the process within a few hundred rounds.
+// destroyed VkSemaphores after the fence, which crashed the process within a
+// few hundred rounds while each mux semaphore had one (now they are values
+// of the queue's one timeline semaphore, sync.h).
 TEST_P(VulkanQueueTest, SemaphoresReleasedRightAfterTheirFenceAreSafe) {
   HostBuffer a = makeHostBuffer(4096), b = makeHostBuffer(4096);
   ASSERT_TRUE(a.buffer && b.buffer);
