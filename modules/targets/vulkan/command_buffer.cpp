@@ -5,10 +5,12 @@
 #include "query_pool.h"
 #include "vulkan_result.h"
 
+#include "compiler/abi/vulkan_kernel_abi.h"
 #include "compiler/printf_decoder.h"
 #include "mux/support/rect_copy.h"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace vulkan_target {
@@ -341,18 +343,23 @@ void CommandBuffer::reset() {
   segments_.clear();
   segments_.emplace_back();
   arena_.reset();
+  hostArena_.reset();
   finalized_ = false;
 }
 
-void CommandBuffer::completeSegment(size_t index, const mux::Outcome &outcome) {
+mux::Outcome CommandBuffer::completeSegment(size_t index, const mux::Outcome &outcome) {
   Segment &segment = segments_[index];
+  mux::Outcome firstFailure;
+  // What the command before an End marker ended with.
+  mux::Outcome previous = outcome;
   for (Action &action : segment.actions) {
     switch (action.kind) {
     case Action::Kind::Start:
+      previous = outcome;
       action.callback(mux::Outcome());
       break;
     case Action::Kind::End:
-      action.callback(outcome);
+      action.callback(previous);
       break;
     case Action::Kind::Printf:
       if (outcome.status == mux::Status::Success) {
@@ -361,10 +368,35 @@ void CommandBuffer::completeSegment(size_t index, const mux::Outcome &outcome) {
         std::fflush(stdout);
       }
       break;
+    case Action::Kind::AccessCheck:
+      previous = outcome;
+      if (outcome.status != mux::Status::Success)
+        break; // the device's failure says more
+      if (std::optional<mux::Outcome> fault = takeAccessFault(action)) {
+        previous = *fault;
+        if (firstFailure.status == mux::Status::Success)
+          firstFailure = *fault;
+      }
+      break;
     }
   }
   if (segment.userCallback)
-    segment.userCallback(outcome);
+    segment.userCallback(previous);
+  return firstFailure;
+}
+
+std::optional<mux::Outcome> CommandBuffer::takeAccessFault(const Action &check) {
+  namespace abi = compiler::abi::vulkan;
+  abi::AccessReport report;
+  std::memcpy(&report, check.accessReport, sizeof(report));
+  if (!report.faulted)
+    return std::nullopt;
+  std::memset(check.accessReport, 0, sizeof(report));
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%llx", static_cast<unsigned long long>(report.address));
+  return mux::Outcome(mux::Status::KernelFault, "kernel '" + check.kernel + "' faulted on device '" +
+                                                    device_.info().name + "': an access to address " + address +
+                                                    ", outside every buffer it was given (the access was not done)");
 }
 
 } // namespace vulkan_target

@@ -13,6 +13,7 @@
 #include "mux/command_buffer.h"
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -57,8 +58,10 @@ public:
   std::span<const TimestampSlot> segmentTimestamps(size_t index) const { return segments_[index].timestamps; }
   /// The kernels segment `index` launches, in recording order.
   std::span<const std::string> segmentKernels(size_t index) const { return segments_[index].kernels; }
-  /// Runs segment `index`'s host work after it completed with `outcome`.
-  void completeSegment(size_t index, const mux::Outcome &outcome);
+  /// Runs segment `index`'s host work after it completed with `outcome`;
+  /// returns the first failure of one of its commands (a kernel's access
+  /// outside its buffers), or success.
+  mux::Outcome completeSegment(size_t index, const mux::Outcome &outcome);
   /// Whether a dispatch of this command buffer is under way (queue mutex).
   bool executing() const { return executing_; }
   void setExecuting(bool executing) { executing_ = executing; }
@@ -69,9 +72,11 @@ private:
     const std::vector<std::byte> *table; ///< the executable's format table
   };
   struct Action {
-    enum class Kind { Start, End, Printf } kind;
+    enum class Kind { Start, End, Printf, AccessCheck } kind;
     mux::CommandCallback callback;
     PrintfOutput printf{};
+    std::byte *accessReport = nullptr; ///< AccessCheck: the launch's AccessReport (host view)
+    std::string kernel;                ///< AccessCheck: the kernel's name
   };
   struct Segment {
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -82,7 +87,8 @@ private:
   };
 
   CommandBuffer(Device &device, SharedDevice owner, VkCommandPool pool)
-      : device_(device), owner_(std::move(owner)), pool_(pool), arena_(device) {
+      : device_(device), owner_(std::move(owner)), pool_(pool), arena_(device, /*preferDeviceLocal=*/true),
+        hostArena_(device, /*preferDeviceLocal=*/false) {
     segments_.emplace_back();
   }
   llvm::Error checkRecordable() const;
@@ -104,11 +110,15 @@ private:
   llvm::Error recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
                            const mux::NDRange &range);
   void freeCommandBuffers();
+  /// The failure a launch's kernel reported in its AccessReport, if any;
+  /// clears the report for the next run.
+  std::optional<mux::Outcome> takeAccessFault(const Action &check);
 
   Device &device_;
   SharedDevice owner_;
   VkCommandPool pool_;
-  RecordArena arena_;
+  RecordArena arena_;     ///< what the device reads
+  RecordArena hostArena_; ///< what the host reads
   std::vector<Segment> segments_;
   /// Command buffers of pool_ not used since the last reset().
   std::vector<VkCommandBuffer> spareCommands_;

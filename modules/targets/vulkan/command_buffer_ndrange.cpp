@@ -47,6 +47,13 @@ void writeArguments(const compiler::VulkanKernelBinaryInfo &info, std::span<cons
     case compiler::VulkanKernelArg::Kind::Buffer: {
       uint64_t address = args[i].buffer ? args[i].buffer->deviceAddress() + args[i].offset : 0;
       std::memcpy(block + slot.offset, &address, sizeof(address));
+      if (slot.rangeOffset != abi::kNotUsed) {
+        // Where its checked accesses may go: the whole buffer.
+        abi::AccessRange range{0, 0};
+        if (args[i].buffer)
+          range = {args[i].buffer->deviceAddress(), args[i].buffer->size()};
+        std::memcpy(block + slot.rangeOffset, &range, sizeof(range));
+      }
       break;
     }
     case compiler::VulkanKernelArg::Kind::Value:
@@ -128,11 +135,22 @@ llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel
   } else {
     writeArguments(info, args, push.bytes().data());
   }
+  if (info.offsetOf(abi::LaunchField::AccessReport) != abi::kNotUsed) {
+    // Where a kernel whose access failed its check says so (the ranges are
+    // next to the arguments, writeArguments).
+    auto report = hostArena_.allocate(sizeof(abi::AccessReport), alignof(abi::AccessReport));
+    if (!report)
+      return report.takeError();
+    std::memset(report->host, 0, sizeof(abi::AccessReport));
+    push.set64(abi::LaunchField::AccessReport, report->address);
+    segments_.back().actions.push_back({Action::Kind::AccessCheck, nullptr, {}, report->host, kernel.name()});
+  }
+  push.set64(abi::LaunchField::AccessScratch, device_.accessScratchAddress());
   if (info.flags & compiler::VulkanKernelUsesPrintf) {
     // The header is rewritten on the device at each run of the command
     // buffer, so that a repeated dispatch prints only its own output.
     const uint64_t capacity = device_.info().printfBufferSize;
-    auto printfBuffer = arena_.allocate(sizeof(compiler::abi::PrintfBufferHeader) + capacity, 16);
+    auto printfBuffer = hostArena_.allocate(sizeof(compiler::abi::PrintfBufferHeader) + capacity, 16);
     if (!printfBuffer)
       return printfBuffer.takeError();
     compiler::abi::PrintfBufferHeader header{capacity, 0};

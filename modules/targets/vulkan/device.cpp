@@ -1,6 +1,7 @@
 #include "device.h"
 
 #include "command_buffer.h"
+#include "device_allocation.h"
 #include "device_info.h"
 #include "executable.h"
 #include "memory.h"
@@ -8,9 +9,11 @@
 #include "sync.h"
 #include "vulkan_result.h"
 
+#include "compiler/abi/vulkan_kernel_abi.h"
 #include "compiler/spirv/vulkan_target.h"
 #include "mux/support/cpu_sync.h"
 #include "mux/support/host_command_buffer.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <bit>
 #include <ctime>
@@ -75,6 +78,13 @@ llvm::Error Device::initialize() {
   vkDestroyBuffer(device_, probe, nullptr);
   bufferMemoryTypeBits_ = requirements.memoryTypeBits;
 
+  namespace abi = compiler::abi::vulkan;
+  auto scratch = allocateDeviceAllocation(*this, abi::kAccessScratchSize + abi::kAccessScratchAlignment,
+                                          /*preferDeviceLocal=*/true);
+  if (!scratch)
+    return scratch.takeError();
+  accessScratch_ = std::move(*scratch);
+
   pipelineCache_ = std::make_unique<PipelineCache>(device_, facts_);
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
@@ -96,6 +106,10 @@ Device::~Device() {
   compiler_.reset();
   pipelineCache_.reset();
   // The VkDevice goes with the last object made from it (shared_).
+}
+
+uint64_t Device::accessScratchAddress() const {
+  return llvm::alignTo(accessScratch_->address(), compiler::abi::vulkan::kAccessScratchAlignment);
 }
 
 compiler::Target &Device::compiler() {

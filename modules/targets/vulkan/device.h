@@ -17,6 +17,8 @@
 
 namespace vulkan_target {
 
+struct DeviceAllocation;
+
 class Device final : public mux::Device {
 public:
   /// Creates the VkDevice with the features `facts` selected.
@@ -51,6 +53,9 @@ public:
   uint32_t memoryProperties(uint32_t index) const;
   /// Memory types a buffer of ours may be bound to.
   uint32_t bufferMemoryTypeBits() const { return bufferMemoryTypeBits_; }
+  /// Where a kernel's accesses outside its buffers go instead
+  /// (compiler/abi/vulkan_kernel_abi.h: kAccessScratchSize bytes).
+  uint64_t accessScratchAddress() const;
 
 private:
   Device(std::shared_ptr<Instance> instance, PhysicalDevice facts, VkDevice device);
@@ -66,6 +71,7 @@ private:
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
   std::unique_ptr<PipelineCache> pipelineCache_;
+  std::unique_ptr<DeviceAllocation> accessScratch_;
   // Destroyed first: no dispatch outlives the objects above.
   std::unique_ptr<Queue> queue_;
 };

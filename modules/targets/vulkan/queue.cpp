@@ -311,7 +311,9 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
     clock_.close(submission.window);
     clock_.resolve(timestamps, submission.window);
   }
-  dispatch.commandBuffer->completeSegment(submission.segment, dispatch.outcome);
+  mux::Outcome commandFailure = dispatch.commandBuffer->completeSegment(submission.segment, dispatch.outcome);
+  if (dispatch.outcome.status == mux::Status::Success)
+    dispatch.outcome = std::move(commandFailure);
   std::lock_guard lock(mutex_);
   if (dispatch.nextSegment < dispatch.commandBuffer->segmentCount()) {
     submitSegment(submission.dispatch);

@@ -9,7 +9,7 @@ namespace vulkan_target {
 llvm::Expected<ArenaSlice> RecordArena::allocate(uint64_t size, uint64_t alignment) {
   uint64_t offset = llvm::alignTo(used_, alignment);
   if (blocks_.empty() || offset + size > blocks_.back()->size()) {
-    auto block = allocateDeviceAllocation(device_, std::max(size, kBlockSize), /*preferDeviceLocal=*/false);
+    auto block = allocateDeviceAllocation(device_, std::max(size, kBlockSize), preferDeviceLocal_);
     if (!block)
       return block.takeError();
     blocks_.push_back(std::move(*block));

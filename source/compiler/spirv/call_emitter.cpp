@@ -4,6 +4,7 @@
 #include "work_item_builtins.h"
 
 #include "compiler/passes.h"
+#include "passes/vulkan_passes.h"
 
 #include "spirv/unified1/GLSL.std.450.h"
 
@@ -161,10 +162,15 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
     return std::move(*handled);
   if (std::optional<llvm::Error> handled = emitSubGroupBuiltin(call, name))
     return std::move(*handled);
-  if (name == kPrintfBufferFunction) {
-    op(spv::Op::OpCopyObject, uint64Type(), {launchField(LaunchField::PrintfBuffer, 0)}, values_[&call]);
+  if (name == kPrintfBufferFunction || name == kAccessReportFunction || name == kAccessScratchFunction) {
+    LaunchField field = name == kPrintfBufferFunction   ? LaunchField::PrintfBuffer
+                        : name == kAccessReportFunction ? LaunchField::AccessReport
+                                                        : LaunchField::AccessScratch;
+    op(spv::Op::OpCopyObject, uint64Type(), {launchField(field, 0)}, values_[&call]);
     return llvm::Error::success();
   }
+  if (name == kAccessRangeBaseFunction || name == kAccessRangeSizeFunction)
+    return emitAccessRange(call, name == kAccessRangeBaseFunction);
   if (isBarrierFunction(name) && !name.contains("sub_group")) {
     // barrier(flags) / work_group_barrier(flags[, scope]): CLK_LOCAL_MEM_FENCE
     // (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2) __global memory.
@@ -372,6 +378,22 @@ Id KernelEmitter::saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integ
                  constant(llvm::ConstantInt::get(integer, llvm::APInt::getSignedMinValue(bits))),
                  constant(llvm::ConstantInt::get(integer, llvm::APInt::getSignedMaxValue(bits)))});
   return op(spv::Op::OpSelect, integerType, {overflow, limit, wrapped});
+}
+
+llvm::Error KernelEmitter::emitAccessRange(llvm::CallInst &call, bool base) {
+  const unsigned index = accessRangeIndex(call);
+  Id result = 0;
+  if (index == kernel_.arg_size()) {
+    // The program-scope block: its address, and its size known here.
+    result = base ? launchField(LaunchField::GlobalVariables, 0)
+                  : constant(llvm::ConstantInt::get(call.getType(), state_.programScope.size));
+  } else if (auto slots = rangeSlots_.find(index); slots != rangeSlots_.end()) {
+    result = slotValue(base ? slots->second.first : slots->second.second);
+  } else {
+    return unsupported(call, "an access range of an argument that is not a buffer");
+  }
+  op(spv::Op::OpCopyObject, uint64Type(), {result}, values_[&call]);
+  return llvm::Error::success();
 }
 
 llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {

@@ -137,6 +137,7 @@ llvm::Error KernelEmitter::layoutPushConstants() {
   // Arguments that do not fit go to an argument buffer, laid out the same
   // way from offset 0, whose address is a launch field.
   usedLaunchFields_ = launchFieldsUsedBy(kernel_);
+  rangeArguments_ = accessRangeArguments(kernel_);
   if (!usedProgramScopeVariables().empty())
     usedLaunchFields_ |= 1u << unsigned(LaunchField::GlobalVariables);
   const unsigned withoutBuffer = usedLaunchFields_;
@@ -166,6 +167,7 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
   memberOffsets_.clear();
   launchMembers_.clear();
   arguments_.clear();
+  rangeSlots_.clear();
   info_.args.clear();
   info_.launchFieldOffsets.fill(abi::vulkan::kNotUsed);
   nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;
@@ -270,6 +272,18 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
     arg.kind = argType->isPointerTy() ? VulkanKernelArg::Kind::Buffer : VulkanKernelArg::Kind::Value;
     place(arg, memberType, std::max(size, 4u), alignment);
     arg.size = size;
+    if (arg.kind == VulkanKernelArg::Kind::Buffer && rangeArguments_.contains(argument.getArgNo())) {
+      // Its buffer's AccessRange, right after it in the same block.
+      VulkanKernelArg base, size;
+      place(base, uint64Type(), 8, 8);
+      place(size, uint64Type(), 8, 8);
+      ArgumentSlot sizeSlot = arguments_.back();
+      arguments_.pop_back();
+      ArgumentSlot baseSlot = arguments_.back();
+      arguments_.pop_back();
+      rangeSlots_[argument.getArgNo()] = {baseSlot, sizeSlot};
+      arg.rangeOffset = base.offset;
+    }
     info_.args.push_back(arg);
   }
   info_.pushConstantSize = (pushOffset + 3) / 4 * 4;
@@ -290,8 +304,9 @@ Id KernelEmitter::argumentWord(size_t index, uint32_t word) {
   return loadFromArgumentBuffer(slot.offset + 4 * word, uint32Type(), 4);
 }
 
-Id KernelEmitter::argumentValue(size_t index) {
-  const ArgumentSlot &slot = arguments_[index];
+Id KernelEmitter::argumentValue(size_t index) { return slotValue(arguments_[index]); }
+
+Id KernelEmitter::slotValue(const ArgumentSlot &slot) {
   if (!argumentBuffer_) {
     Id pointer = op(spv::Op::OpAccessChain, builder_.typePointer(spv::StorageClass::PushConstant, slot.type),
                     {pushConstants_, uint32(slot.member)});

@@ -14,6 +14,7 @@
 #include "compiler/vulkan_binary.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -169,6 +170,14 @@ private:
     bool isLocal = false; ///< a __local argument: no bytes
   };
   std::vector<ArgumentSlot> arguments_;
+  /// Slot value (push constant or argument buffer).
+  Id slotValue(const ArgumentSlot &slot);
+  /// The buffer arguments whose AccessRange the checked accesses read
+  /// (passes/guard_buffer_accesses.cpp), and that range's base and size.
+  llvm::DenseSet<unsigned> rangeArguments_;
+  llvm::DenseMap<unsigned, std::pair<ArgumentSlot, ArgumentSlot>> rangeSlots_;
+  /// A call of kAccessRangeBaseFunction/kAccessRangeSizeFunction.
+  llvm::Error emitAccessRange(llvm::CallInst &call, bool base);
   /// The argument buffer's address, loaded at the kernel's start (0: none).
   Id argumentBuffer_ = 0;
   std::vector<Id> interface_;

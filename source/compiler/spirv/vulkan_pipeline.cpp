@@ -94,6 +94,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
       wide.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::LoadStoreVectorizerPass()));
     wide.addPass(SplitUnderalignedGlobalAccessesPass());
     wide.addPass(LowerWideIntegersPass());
+    wide.addPass(GuardBufferAccessesPass());
     runModulePasses(module, builder, wide,
                     [](llvm::FunctionAnalysisManager &analyses) { analyses.registerPass(bufferVectorRules); });
   }

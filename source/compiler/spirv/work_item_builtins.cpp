@@ -2,6 +2,7 @@
 
 #include "compiler/abi/vulkan_kernel_abi.h"
 #include "compiler/passes.h"
+#include "passes/vulkan_passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InstIterator.h"
@@ -60,18 +61,43 @@ unsigned fieldsOf(WorkItemBuiltin builtin) {
 
 } // namespace
 
-unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
-  unsigned fields = 0;
+unsigned accessRangeIndex(const llvm::CallInst &call) {
+  auto *index = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
+  return index ? unsigned(index->getZExtValue()) : ~0u;
+}
+
+llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel) {
+  llvm::DenseSet<unsigned> arguments;
   for (const llvm::Instruction &instruction : llvm::instructions(kernel))
     if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
-      if (const llvm::Function *callee = call->getCalledFunction())
-        if (auto builtin = workItemBuiltin(callee->getName()))
-          fields |= fieldsOf(*builtin);
-        else if (callee->getName() == kPrintfBufferFunction)
-          fields |= bit(LaunchField::PrintfBuffer);
-        else if (callee->getName().contains("get_max_sub_group_size") ||
-                 callee->getName().contains("get_enqueued_num_sub_groups"))
-          fields |= bit(LaunchField::EnqueuedLocalSize); // the enqueued work-group's items
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && (callee->getName() == kAccessRangeBaseFunction || callee->getName() == kAccessRangeSizeFunction))
+        if (unsigned index = accessRangeIndex(*call); index < kernel.arg_size())
+          arguments.insert(index);
+  return arguments;
+}
+
+unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
+  unsigned fields = 0;
+  for (const llvm::Instruction &instruction : llvm::instructions(kernel)) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee)
+      continue;
+    if (auto builtin = workItemBuiltin(callee->getName()))
+      fields |= fieldsOf(*builtin);
+    else if (callee->getName() == kPrintfBufferFunction)
+      fields |= bit(LaunchField::PrintfBuffer);
+    else if (callee->getName() == kAccessReportFunction)
+      fields |= bit(LaunchField::AccessReport);
+    else if (callee->getName() == kAccessScratchFunction)
+      fields |= bit(LaunchField::AccessScratch);
+    else if (callee->getName() == kAccessRangeBaseFunction && accessRangeIndex(*call) == kernel.arg_size())
+      fields |= bit(LaunchField::GlobalVariables); // the program-scope block's range
+    else if (callee->getName().contains("get_max_sub_group_size") ||
+             callee->getName().contains("get_enqueued_num_sub_groups"))
+      fields |= bit(LaunchField::EnqueuedLocalSize); // the enqueued work-group's items
+  }
   return fields;
 }
 

@@ -2,6 +2,9 @@
 // the launch fields (compiler/abi/vulkan_kernel_abi.h) each one reads.
 #pragma once
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/Instructions.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
 
@@ -27,7 +30,14 @@ enum class WorkItemBuiltin {
 std::optional<WorkItemBuiltin> workItemBuiltin(llvm::StringRef mangledName);
 
 /// Bit mask (1 << LaunchField) of the launch fields `kernel` reads through
-/// the work-item builtins it calls (and kPrintfBufferFunction).
+/// the work-item builtins it calls (and kPrintfBufferFunction and the
+/// checked accesses' functions, passes/vulkan_passes.h).
 unsigned launchFieldsUsedBy(const llvm::Function &kernel);
+
+/// The range index a call of kAccessRangeBaseFunction/kAccessRangeSizeFunction
+/// names (~0u when it is not a constant).
+unsigned accessRangeIndex(const llvm::CallInst &call);
+/// The arguments whose AccessRange `kernel`'s checked accesses read.
+llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel);
 
 } // namespace compiler::spirv

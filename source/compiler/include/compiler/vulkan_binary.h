@@ -15,7 +15,7 @@
 //     uint32 launchFieldOffsets[kLaunchFieldCount]  kNotUsed when unused
 //     uint32 flags                 VulkanKernelFlags
 //     uint32 argCount
-//     argCount times: uint32 kind, offset, size, specConstantId
+//     argCount times: uint32 kind, offset, size, specConstantId, rangeOffset
 //   uint64   globalVariableSize    bytes of the program-scope variable block
 //   uint64   size, byte globalVariableInit[size]  its initial contents
 //                                  (shorter than the block: the rest is zero)
@@ -39,7 +39,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kVulkanBinaryVersion = 2;
+inline constexpr uint32_t kVulkanBinaryVersion = 3;
 
 enum VulkanKernelFlags : uint32_t {
   /// The kernel calls printf: give it a printf buffer (LaunchField::PrintfBuffer).
@@ -56,6 +56,9 @@ struct VulkanKernelArg {
   uint32_t offset = 0;         ///< Buffer/Value: in the push constants or the argument buffer
   uint32_t size = 0;           ///< Buffer: 8; Value: the host size; Local: the alignment of its offset
   uint32_t specConstantId = 0; ///< Local: the id of its byte size
+  /// Buffer: where its AccessRange goes, in the same block as the arguments
+  /// (abi::vulkan::kNotUsed: the kernel's accesses need none).
+  uint32_t rangeOffset = abi::vulkan::kNotUsed;
 };
 
 struct VulkanKernelBinaryInfo {

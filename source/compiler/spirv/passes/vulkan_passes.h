@@ -82,6 +82,25 @@ struct SplitUnderalignedGlobalAccessesPass : llvm::PassInfoMixin<SplitUnderalign
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Declared by GuardBufferAccessesPass, implemented by the emitter
+/// (compiler/abi/vulkan_kernel_abi.h, "Checked buffer accesses"):
+/// `i64 (i32 range)`: the base and the size of range `range` (argument
+/// `range`'s buffer; the program-scope block for the kernel's argument
+/// count), a constant operand;
+inline constexpr const char *kAccessRangeBaseFunction = "__polymux_access_range_base";
+inline constexpr const char *kAccessRangeSizeFunction = "__polymux_access_range_size";
+/// `i64 ()`: the scratch area's address; `ptr addrspace(1) ()`: the
+/// launch's AccessReport.
+inline constexpr const char *kAccessScratchFunction = "__polymux_access_scratch";
+inline constexpr const char *kAccessReportFunction = "__polymux_access_report";
+
+/// Every __global/__constant access of a kernel checked against the ranges
+/// its launch may reach; one outside them goes to a scratch area and is
+/// reported (guard_buffer_accesses.cpp, compiler/abi/vulkan_kernel_abi.h).
+struct GuardBufferAccessesPass : llvm::PassInfoMixin<GuardBufferAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// Target rules for LLVM's LoadStoreVectorizer after scalarisation: only
 /// adjacent 32-bit __global/__constant accesses aligned to the run become
 /// vector accesses, of up to four elements (vectorize_global_accesses.cpp).

@@ -35,6 +35,19 @@
 // partial ones of each dimension), each with its own local size; the
 // kernel adds GroupOffset to its WorkgroupId to get the OpenCL group id,
 // and reads the enqueued local size and global size from launch fields.
+//
+// Checked buffer accesses. A kernel reaches __global/__constant memory
+// through raw device addresses, where an access outside every buffer loses
+// a GPU's whole device (NVIDIA) or faults the process (lavapipe). So every
+// such access is checked against the ranges its pointer may lie in: a
+// buffer argument `i` whose accesses are checked has `args[i].rangeOffset`
+// (not kNotUsed), where the runtime stores an AccessRange of the argument's
+// whole buffer ({0, 0} for NULL) in the same block as the arguments; the
+// program-scope block's range is the launch field GlobalVariables and the
+// block's size. An access outside its ranges uses the scratch area at the
+// launch field AccessScratch instead (the access is not done), and the
+// work-item fills the AccessReport at the launch field AccessReport before
+// it ends; the runtime then fails the command.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +65,8 @@ enum class LaunchField : uint32_t {
   PrintfBuffer,      ///< uint64: device address of the printf buffer (compiler/abi/printf_abi.h)
   GlobalVariables,   ///< uint64: device address of the program-scope variable block
   ArgumentBuffer,    ///< uint64: device address of the argument buffer
+  AccessReport,      ///< uint64: device address of the launch's AccessReport (zeroed by the runtime)
+  AccessScratch,     ///< uint64: device address of kAccessScratchSize bytes for failed accesses
   Count,
 };
 
@@ -65,6 +80,8 @@ constexpr uint32_t launchFieldSize(LaunchField field) {
   case LaunchField::PrintfBuffer:
   case LaunchField::GlobalVariables:
   case LaunchField::ArgumentBuffer:
+  case LaunchField::AccessReport:
+  case LaunchField::AccessScratch:
     return 8;
   default:
     return 12;
@@ -85,5 +102,25 @@ inline constexpr uint32_t kLocalArgGranule = 16;
 
 /// Alignment of the program-scope variable block and of argument buffers.
 inline constexpr uint32_t kBlockAlignment = 16;
+
+/// What the kernel reports back (see "Checked buffer accesses" above), in
+/// memory the host reads: zero before the launch; a work-item with an access
+/// outside its ranges sets `faulted` to 1 and `address` to that access's
+/// address (of one such work-item).
+struct AccessReport {
+  uint32_t faulted;
+  uint32_t reserved;
+  uint64_t address;
+};
+/// Where an access may go: [base, base + size). Aligned to 8.
+struct AccessRange {
+  uint64_t base;
+  uint64_t size;
+};
+/// The largest access the scratch area takes: a memcpy of up to 1,024
+/// words, which the emitter writes as word copies.
+inline constexpr uint32_t kAccessScratchSize = 4096;
+/// Alignment of the scratch area: at least every access's alignment.
+inline constexpr uint32_t kAccessScratchAlignment = 256;
 
 } // namespace compiler::abi::vulkan

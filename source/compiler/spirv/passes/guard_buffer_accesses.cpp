@@ -1,0 +1,254 @@
+// Checks every __global/__constant access of a kernel against the buffers
+// its launch may reach (compiler/abi/vulkan_kernel_abi.h, "Checked buffer
+// accesses"): a wild address must fail the command, not lose the GPU or
+// fault the process that runs lavapipe. The ranges come from the functions
+// of kAccessRangeBaseFunction and its kin, which the emitter reads from the
+// push constants (or the argument buffer) next to the arguments: uniform
+// values, not memory each work-item waits for.
+//
+// Each access is checked against the ranges its pointer can come from:
+// llvm::getUnderlyingObjects follows GEPs, casts, phis and selects back to
+// kernel arguments (that argument's buffer) and program-scope variables
+// (their block); a pointer of any other origin (an integer, a pointer read
+// from memory) is checked against every range. The printf lowering's own
+// accesses (bounded by the buffer's capacity) are not checked. A failed
+// check sends the access to the scratch area and remembers its address in
+// two values carried to the kernel's return, where one branch writes them
+// to the launch's report: no control flow per access, so the loads of a
+// memory-bound kernel still issue back to back. Per access that is a
+// subtraction, a comparison with a bound computed once per range and
+// length, and selects.
+//
+// Runs last, on the structurised CFG, after the LoadStoreVectorizer (which
+// must see the unchecked pointers to join accesses).
+#include "passes/vulkan_passes.h"
+
+#include "compiler/abi/vulkan_kernel_abi.h"
+#include "compiler/kernel_metadata.h"
+#include "compiler/passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <cstddef>
+#include <map>
+#include <optional>
+
+namespace compiler::spirv {
+namespace {
+
+namespace abi = compiler::abi::vulkan;
+
+/// One access: the pointer operands it uses and how many bytes from each.
+struct Access {
+  llvm::Instruction *instruction;
+  unsigned operand;    ///< the pointer's operand number
+  llvm::Value *length; ///< bytes accessed (i64)
+  /// Ranges the pointer may lie in (indices into the launch's ranges).
+  llvm::SmallVector<unsigned, 2> ranges;
+};
+
+class KernelGuard {
+public:
+  explicit KernelGuard(llvm::Function &kernel)
+      : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()), context_(kernel.getContext()),
+        i64_(llvm::Type::getInt64Ty(context_)), globalsRange_(kernel.arg_size()) {}
+
+  bool run() {
+    collect();
+    if (accesses_.empty())
+      return false;
+    loadBounds();
+    for (Access &access : accesses_)
+      guard(access);
+    reportAtReturns();
+    llvm::DominatorTree dominators(kernel_);
+    llvm::PromoteMemToReg({faulted_, address_}, dominators);
+    return true;
+  }
+
+private:
+  void collect() {
+    for (llvm::Instruction &instruction : llvm::instructions(kernel_)) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+        add(instruction, load->getPointerOperandIndex(), size(load->getType()));
+      else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+        add(instruction, store->getPointerOperandIndex(), size(store->getValueOperand()->getType()));
+      else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction))
+        add(instruction, rmw->getPointerOperandIndex(), size(rmw->getValOperand()->getType()));
+      else if (auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction))
+        add(instruction, exchange->getPointerOperandIndex(), size(exchange->getNewValOperand()->getType()));
+      else if (auto *intrinsic = llvm::dyn_cast<llvm::MemIntrinsic>(&instruction)) {
+        llvm::Value *length = intrinsic->getLength();
+        if (length->getType() != i64_)
+          length = llvm::IRBuilder<>(intrinsic).CreateZExt(length, i64_);
+        add(instruction, 0, length);
+        if (llvm::isa<llvm::MemTransferInst>(intrinsic))
+          add(instruction, 1, length);
+      }
+    }
+  }
+
+  llvm::Value *size(llvm::Type *type) const {
+    return llvm::ConstantInt::get(i64_, layout_.getTypeStoreSize(type).getFixedValue());
+  }
+
+  void add(llvm::Instruction &instruction, unsigned operand, llvm::Value *length) {
+    llvm::Value *pointer = instruction.getOperand(operand);
+    if (!pointer->getType()->isPointerTy() || !isBufferAddressSpace(pointer->getType()->getPointerAddressSpace()))
+      return;
+    llvm::SmallVector<const llvm::Value *, 4> origins;
+    llvm::getUnderlyingObjects(pointer, origins, /*LI=*/nullptr, /*MaxLookup=*/0);
+    Access access{&instruction, operand, length, {}};
+    bool anywhere = origins.empty();
+    for (const llvm::Value *origin : origins) {
+      if (auto *argument = llvm::dyn_cast<llvm::Argument>(origin); argument && argument->getParent() == &kernel_)
+        addRange(access, argument->getArgNo());
+      else if (llvm::isa<llvm::GlobalVariable>(origin))
+        addRange(access, globalsRange_);
+      else if (!isPrintfBuffer(origin))
+        anywhere = true;
+    }
+    if (anywhere) {
+      access.ranges.clear();
+      for (llvm::Argument &argument : kernel_.args())
+        if (argument.getType()->isPointerTy() && isBufferAddressSpace(argument.getType()->getPointerAddressSpace()))
+          access.ranges.push_back(argument.getArgNo());
+      access.ranges.push_back(globalsRange_);
+    }
+    if (!access.ranges.empty())
+      accesses_.push_back(std::move(access));
+  }
+
+  static void addRange(Access &access, unsigned range) {
+    if (!llvm::is_contained(access.ranges, range))
+      access.ranges.push_back(range);
+  }
+
+  static bool isPrintfBuffer(const llvm::Value *origin) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(origin);
+    return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kPrintfBufferFunction;
+  }
+
+  /// At the kernel's entry: the scratch area and each range the accesses
+  /// use; the two values a failed check sets.
+  void loadBounds() {
+    llvm::BasicBlock &entry = kernel_.getEntryBlock();
+    llvm::IRBuilder<> builder(&entry, entry.getFirstInsertionPt());
+    llvm::Module &module = *kernel_.getParent();
+    llvm::Type *i32 = builder.getInt32Ty();
+    scratch_ = builder.CreateCall(module.getOrInsertFunction(kAccessScratchFunction, i64_), {}, "access.scratch");
+    llvm::FunctionCallee baseFunction = module.getOrInsertFunction(kAccessRangeBaseFunction, i64_, i32);
+    llvm::FunctionCallee sizeFunction = module.getOrInsertFunction(kAccessRangeSizeFunction, i64_, i32);
+    for (const Access &access : accesses_)
+      for (unsigned range : access.ranges) {
+        if (ranges_.count(range))
+          continue;
+        llvm::Value *index = builder.getInt32(range);
+        ranges_[range] = {builder.CreateCall(baseFunction, {index}, "access.base"),
+                          builder.CreateCall(sizeFunction, {index}, "access.size")};
+      }
+    // For each range and constant length: how many offsets an access of that
+    // length may start at (0 when it does not fit at all).
+    for (const Access &access : accesses_)
+      if (auto *length = llvm::dyn_cast<llvm::ConstantInt>(access.length))
+        for (unsigned range : access.ranges)
+          if (!starts_.count({range, length->getZExtValue()}))
+            starts_[{range, length->getZExtValue()}] = startCount(builder, ranges_[range].second, length);
+    faulted_ = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "access.faulted");
+    address_ = builder.CreateAlloca(i64_, nullptr, "access.address");
+    builder.CreateStore(builder.getFalse(), faulted_);
+    builder.CreateStore(llvm::ConstantInt::get(i64_, 0), address_);
+  }
+
+  /// size < length ? 0 : size - length + 1
+  llvm::Value *startCount(llvm::IRBuilder<> &builder, llvm::Value *size, llvm::Value *length) {
+    llvm::Value *fits = builder.CreateICmpUGE(size, length);
+    llvm::Value *count = builder.CreateAdd(builder.CreateSub(size, length), llvm::ConstantInt::get(i64_, 1));
+    return builder.CreateSelect(fits, count, llvm::ConstantInt::get(i64_, 0), "access.starts");
+  }
+
+  void guard(Access &access) {
+    llvm::IRBuilder<> builder(access.instruction);
+    llvm::Value *pointer = access.instruction->getOperand(access.operand);
+    llvm::Value *address = builder.CreatePtrToInt(pointer, i64_);
+    // Inside [base, base + size) with all of its bytes: the offset from the
+    // base is below the number of starts (no overflow either way; a NULL or
+    // non-buffer argument's range has size 0 and admits nothing).
+    auto *constantLength = llvm::dyn_cast<llvm::ConstantInt>(access.length);
+    llvm::Value *inside = nullptr;
+    for (unsigned range : access.ranges) {
+      auto [base, size] = ranges_[range];
+      llvm::Value *starts =
+          constantLength ? starts_[{range, constantLength->getZExtValue()}] : startCount(builder, size, access.length);
+      llvm::Value *fits = builder.CreateICmpULT(builder.CreateSub(address, base), starts);
+      inside = inside ? builder.CreateOr(inside, fits) : fits;
+    }
+    llvm::Value *outside = builder.CreateNot(inside, "access.outside");
+    builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), faulted_), outside), faulted_);
+    builder.CreateStore(builder.CreateSelect(outside, address, builder.CreateLoad(i64_, address_)), address_);
+    access.instruction->setOperand(
+        access.operand, builder.CreateSelect(inside, pointer, scratchPointer(pointer->getType()), "access.checked"));
+  }
+
+  /// The scratch area as a pointer of `type`, made once at the entry.
+  llvm::Value *scratchPointer(llvm::Type *type) {
+    llvm::Value *&pointer = scratchPointers_[type];
+    if (!pointer)
+      pointer = llvm::IRBuilder<>(scratch_->getNextNode()).CreateIntToPtr(scratch_, type, "access.scratch.pointer");
+    return pointer;
+  }
+
+  /// Before each return: a work-item whose access failed a check says so.
+  void reportAtReturns() {
+    llvm::SmallVector<llvm::ReturnInst *, 1> returns;
+    for (llvm::BasicBlock &block : kernel_)
+      if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator()))
+        returns.push_back(ret);
+    for (llvm::ReturnInst *ret : returns) {
+      llvm::IRBuilder<> builder(ret);
+      llvm::Value *faulted = builder.CreateLoad(builder.getInt1Ty(), faulted_);
+      llvm::Value *address = builder.CreateLoad(i64_, address_);
+      llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(faulted, ret, /*Unreachable=*/false);
+      builder.SetInsertPoint(then);
+      llvm::Value *report = builder.CreateCall(
+          kernel_.getParent()->getOrInsertFunction(kAccessReportFunction, llvm::PointerType::get(context_, 1)), {},
+          "access.report");
+      builder.CreateStore(address, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), report,
+                                                                      offsetof(abi::AccessReport, address)));
+      builder.CreateStore(builder.getInt32(1), builder.CreateConstInBoundsGEP1_64(
+                                                   builder.getInt8Ty(), report, offsetof(abi::AccessReport, faulted)));
+    }
+  }
+
+  llvm::Function &kernel_;
+  const llvm::DataLayout &layout_;
+  llvm::LLVMContext &context_;
+  llvm::IntegerType *i64_;
+  const unsigned globalsRange_;
+  std::vector<Access> accesses_;
+  llvm::Instruction *scratch_ = nullptr;
+  llvm::DenseMap<llvm::Type *, llvm::Value *> scratchPointers_;
+  std::map<unsigned, std::pair<llvm::Value *, llvm::Value *>> ranges_; ///< base, size
+  std::map<std::pair<unsigned, uint64_t>, llvm::Value *> starts_;      ///< (range, length) -> startCount
+  llvm::AllocaInst *faulted_ = nullptr;
+  llvm::AllocaInst *address_ = nullptr;
+};
+
+} // namespace
+
+llvm::PreservedAnalyses GuardBufferAccessesPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  bool changed = false;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && isKernel(function))
+      changed |= KernelGuard(function).run();
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+} // namespace compiler::spirv

@@ -1,0 +1,213 @@
+// GuardBufferAccessesPass on hand-written kernels: which of the launch's
+// ranges each access is checked against, that the
+// checked pointer (or the scratch area) is what the access uses, and that
+// kernels without __global/__constant accesses are left alone (their
+// launches need no ranges, scratch area or report).
+#include "passes/vulkan_passes.h"
+
+#include "compiler/abi/vulkan_kernel_abi.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+namespace compiler::spirv::test {
+namespace {
+
+namespace abi = compiler::abi::vulkan;
+
+struct Guarded {
+  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module;
+  std::string text;
+
+  llvm::Function &kernel() { return *module->getFunction("k"); }
+};
+
+Guarded guard(const char *ir) {
+  Guarded result;
+  llvm::SMDiagnostic diagnostic;
+  result.module = llvm::parseAssemblyString(ir, diagnostic, *result.context);
+  if (!result.module) {
+    std::string message;
+    llvm::raw_string_ostream stream(message);
+    diagnostic.print("test", stream);
+    ADD_FAILURE() << message;
+    return result;
+  }
+  llvm::ModuleAnalysisManager analyses;
+  GuardBufferAccessesPass().run(*result.module, analyses);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  EXPECT_FALSE(llvm::verifyModule(*result.module, &problemStream)) << problems;
+  llvm::raw_string_ostream stream(result.text);
+  result.module->print(stream, nullptr);
+  return result;
+}
+
+bool calls(const llvm::Value *value, llvm::StringRef function) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == function;
+}
+
+/// The ranges whose base and size `kernel` reads.
+std::set<uint64_t> rangesRead(llvm::Function &kernel) {
+  std::set<uint64_t> bases, sizes;
+  for (llvm::Instruction &instruction : llvm::instructions(kernel))
+    for (auto [function, set] :
+         {std::pair{kAccessRangeBaseFunction, &bases}, std::pair{kAccessRangeSizeFunction, &sizes}})
+      if (calls(&instruction, function))
+        set->insert(
+            llvm::cast<llvm::ConstantInt>(llvm::cast<llvm::CallInst>(instruction).getArgOperand(0))->getZExtValue());
+  EXPECT_EQ(bases, sizes);
+  return bases;
+}
+
+/// Whether the module reads a range, the scratch area or the report.
+bool checksAnything(const std::string &text) {
+  for (llvm::StringRef function : {kAccessRangeBaseFunction, kAccessScratchFunction, kAccessReportFunction})
+    if (text.find(function.str()) != std::string::npos)
+      return true;
+  return false;
+}
+
+/// Whether every __global access of `kernel` goes through a checked pointer.
+bool everyAccessChecked(llvm::Function &kernel) {
+  for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
+    llvm::Value *pointer = nullptr;
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+      pointer = load->getPointerOperand();
+    else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+      pointer = store->getPointerOperand();
+    else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction))
+      pointer = rmw->getPointerOperand();
+    if (!pointer || pointer->getType()->getPointerAddressSpace() != 1)
+      continue;
+    if (calls(llvm::getUnderlyingObject(pointer), kAccessReportFunction))
+      continue; // the pass's own report
+    if (!llvm::isa<llvm::SelectInst>(pointer))
+      return false;
+  }
+  return true;
+}
+
+TEST(GuardBufferAccesses, ArgumentAccessesUseTheirArgumentsRanges) {
+  Guarded guarded = guard(R"(
+    define spir_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %unused, i64 %i) {
+      %p = getelementptr float, ptr addrspace(1) %in, i64 %i
+      %v = load float, ptr addrspace(1) %p, align 4
+      %q = getelementptr <4 x float>, ptr addrspace(1) %out, i64 %i
+      %w = insertelement <4 x float> zeroinitializer, float %v, i64 0
+      store <4 x float> %w, ptr addrspace(1) %q, align 16
+      %r = atomicrmw add ptr addrspace(1) %out, i32 1 seq_cst
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 1})) << guarded.text;
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  // Each access checks its own length: 4, 16 and 4 bytes, a bound per
+  // range and length, computed once.
+  std::regex bound(R"(%access\.starts\d* = select i1 %\d+, i64 %\d+, i64 0)");
+  EXPECT_EQ(
+      std::distance(std::sregex_iterator(guarded.text.begin(), guarded.text.end(), bound), std::sregex_iterator()), 3)
+      << guarded.text;
+  EXPECT_NE(guarded.text.find("sub i64 %access.size2, 16"), std::string::npos) << guarded.text;
+  // The two values a failed check sets are registers, not memory.
+  EXPECT_EQ(guarded.text.find("alloca"), std::string::npos) << guarded.text;
+  // One conditional report before the return: the address, then the flag.
+  EXPECT_NE(guarded.text.find("store i32 1, ptr addrspace(1)"), std::string::npos) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, PointersOfUnknownOriginAreCheckedAgainstEveryRange) {
+  Guarded guarded = guard(R"(
+    @table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]
+    define spir_kernel void @k(ptr addrspace(1) %a, i64 %address, ptr addrspace(2) %c, i32 %n) {
+      %wild = inttoptr i64 %address to ptr addrspace(1)
+      store i32 42, ptr addrspace(1) %wild, align 4
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  // Buffer arguments 0 and 2, and the program-scope block (range 4 of a
+  // kernel with four arguments); not the value arguments.
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 2, 4})) << guarded.text;
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, ProgramScopeVariablesUseTheBlocksRange) {
+  Guarded guarded = guard(R"(
+    @table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]
+    @counter = addrspace(1) global i32 0
+    define spir_kernel void @k(ptr addrspace(1) %out, i64 %i) {
+      %p = getelementptr [4 x i32], ptr addrspace(2) @table, i64 0, i64 %i
+      %v = load i32, ptr addrspace(2) %p, align 4
+      store i32 %v, ptr addrspace(1) @counter, align 4
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{2})) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, PhisAndSelectsOfArgumentsUseThoseArgumentsRanges) {
+  Guarded guarded = guard(R"(
+    define spir_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c, i1 %which, i64 %n) {
+    entry:
+      %start = select i1 %which, ptr addrspace(1) %a, ptr addrspace(1) %b
+      br label %loop
+    loop:
+      %p = phi ptr addrspace(1) [ %start, %entry ], [ %next, %loop ]
+      %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+      store i32 0, ptr addrspace(1) %p, align 4
+      %next = getelementptr i32, ptr addrspace(1) %p, i64 1
+      %j = add i64 %i, 1
+      %done = icmp eq i64 %j, %n
+      br i1 %done, label %exit, label %loop
+    exit:
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 1})) << guarded.text;
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  EXPECT_EQ(guarded.text.find("alloca"), std::string::npos) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, KernelsWithoutBufferAccessesAreLeftAlone) {
+  Guarded guarded = guard(R"(
+    @scratch = internal addrspace(3) global [16 x i32] poison
+    define spir_kernel void @k(ptr addrspace(1) %unused, i64 %i) {
+      %private = alloca i32, align 4
+      store i32 1, ptr %private, align 4
+      %p = getelementptr [16 x i32], ptr addrspace(3) @scratch, i64 0, i64 %i
+      store i32 2, ptr addrspace(3) %p, align 4
+      ret void
+    }
+    define spir_kernel void @empty() {
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_FALSE(checksAnything(guarded.text)) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, ThePrintfBuffersAccessesAreNotChecked) {
+  Guarded guarded = guard(R"(
+    declare ptr addrspace(1) @__polymux_printf_buffer()
+    define spir_kernel void @k() {
+      %buffer = call ptr addrspace(1) @__polymux_printf_buffer()
+      %used = getelementptr i8, ptr addrspace(1) %buffer, i64 8
+      %old = atomicrmw add ptr addrspace(1) %used, i32 16 seq_cst
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_FALSE(checksAnything(guarded.text)) << guarded.text;
+}
+
+} // namespace
+} // namespace compiler::spirv::test
