@@ -38,16 +38,6 @@ kernel void twice_plus_one(global int *data) {
 // An address no process maps: the first page.
 constexpr cl_ulong kBadAddress = 0x10;
 
-// Mesa's lavapipe (a Vulkan driver on the CPU, Polymux's vulkan device in
-// CI): it runs shaders in the calling process, where a wild device address
-// is a SIGSEGV of the whole process, not a failed dispatch. The tests that
-// store through a wild address skip it.
-bool isLavapipe(cl_device_id device) {
-  return deviceString(device, CL_DEVICE_VENDOR) == "Mesa" && deviceString(device, CL_DEVICE_NAME).starts_with("llvmpipe");
-}
-constexpr const char *kLavapipeFaults = "lavapipe faults the whole process on a wild device address instead of failing "
-                                        "the dispatch (a lavapipe limitation, with a reproducer, in doc/targets/vulkan.md)";
-
 class FaultTest : public DeviceTest {
 protected:
   void SetUp() override {
@@ -144,8 +134,6 @@ protected:
 } // namespace
 
 TEST_P(FaultTest, BadPointerFailsTheEvent) {
-  if (isLavapipe(device()))
-    GTEST_SKIP() << kLavapipeFaults;
   Queue other = makeQueue(0);
   ASSERT_TRUE(other);
   constexpr size_t n = 64;
@@ -189,8 +177,6 @@ TEST_P(FaultTest, IntegerDivisionByZeroAndOverflowDoNotTrap) {
 }
 
 TEST_P(FaultTest, EveryWorkItemFaults) {
-  if (isLavapipe(device()))
-    GTEST_SKIP() << kLavapipeFaults;
   // Many work-groups fault at once (on every worker thread of a CPU).
   constexpr size_t n = 1 << 16;
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
@@ -202,8 +188,6 @@ TEST_P(FaultTest, EveryWorkItemFaults) {
 }
 
 TEST_P(FaultTest, FaultOfAKernelWithoutEventIsReported) {
-  if (isLavapipe(device()))
-    GTEST_SKIP() << kLavapipeFaults;
   // No event observes the command; the context still hears about the fault.
   constexpr size_t n = 64;
   Mem out = buffer(CL_MEM_READ_WRITE, n * sizeof(int));
@@ -219,8 +203,6 @@ TEST_P(FaultTest, FaultOfAKernelWithoutEventIsReported) {
 }
 
 TEST_P(FaultTest, RepeatedFaultsAndCallbacks) {
-  if (isLavapipe(device()))
-    GTEST_SKIP() << kLavapipeFaults;
   // Several faulting commands in a row, each with its own callback; the
   // queue keeps going between and after them.
   struct Seen {
