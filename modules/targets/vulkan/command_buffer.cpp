@@ -82,8 +82,11 @@ llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
   auto commands = segmentCommands();
   if (!commands)
     return commands.takeError();
-  // Also orders the segment's first command after earlier submissions.
-  barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  Segment &segment = segments_.back();
+  if (segment.hasCommands)
+    barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  segment.hasCommands = true;
   return *commands;
 }
 

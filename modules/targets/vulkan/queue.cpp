@@ -139,8 +139,9 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   uint64_t value = 0;
   if (result == VK_SUCCESS) {
     // The mux semaphores as values of the queue timeline: one wait for
-    // the latest value waited for, one signal for all of the dispatch's.
-    uint64_t waitValue = 0;
+    // the latest value waited for (for a later segment, the segment before
+    // it), one signal for all of the dispatch's.
+    uint64_t waitValue = dispatch->previousSegmentValue;
     if (first)
       for (Semaphore *semaphore : dispatch->waits)
         waitValue = std::max(waitValue, semaphore->timelineValue());
@@ -172,6 +173,7 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
     result = vkQueueSubmit2(queue_, 1, &submit, VK_NULL_HANDLE);
     if (result == VK_SUCCESS) {
       value = ++timelineValue_;
+      dispatch->previousSegmentValue = value;
       if (last)
         for (Semaphore *semaphore : dispatch->signals)
           semaphore->markSignalSubmitted(value);

@@ -6,6 +6,11 @@
 // callbacks is submitted one segment at a time: the completion thread runs
 // a segment's markers and callback once the segment has completed, then
 // submits the next. The last segment signals the dispatch's semaphores.
+// Those waits are the only ordering between submissions (command buffers
+// have no barrier before their first command, as the HAL orders dispatches
+// by semaphores only): a dispatch's first segment waits for its semaphores'
+// values, each later segment for the one before it; a semaphore wait is a
+// full memory dependency.
 // A segment's timestamps are moved onto the host clock (device_clock.h)
 // before its markers and callback run.
 #pragma once
@@ -66,6 +71,7 @@ private:
     mux::support::CpuFence *fence;
     mux::CompletionCallback onComplete;
     size_t nextSegment = 0;
+    uint64_t previousSegmentValue = 0; ///< the timeline value of its last submitted segment
     mux::Outcome outcome;
   };
   struct Submission {
