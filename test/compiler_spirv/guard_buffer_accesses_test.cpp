@@ -11,6 +11,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -177,6 +178,31 @@ TEST(GuardBufferAccesses, PhisAndSelectsOfArgumentsUseThoseArgumentsRanges) {
   EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 1})) << guarded.text;
   EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
   EXPECT_EQ(guarded.text.find("alloca"), std::string::npos) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, MemoryCopiesCheckBothBufferOperands) {
+  Guarded guarded = guard(R"(
+    declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
+    declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+    define spir_kernel void @k(ptr addrspace(1) %dst, ptr addrspace(1) %src, i64 %i) {
+      %a = alloca [16 x i32], align 4
+      %b = alloca [16 x i32], align 4
+      call void @llvm.memcpy.p0.p0.i64(ptr align 4 %a, ptr align 4 %b, i64 64, i1 false)
+      %d = getelementptr i32, ptr addrspace(1) %dst, i64 %i
+      call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 4 %d, ptr addrspace(1) align 4 %src, i64 64, i1 false)
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 1})) << guarded.text;
+  size_t checkedCopies = 0, plainCopies = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(guarded.kernel()))
+    if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&instruction)) {
+      bool checked =
+          llvm::isa<llvm::SelectInst>(copy->getRawDest()) && llvm::isa<llvm::SelectInst>(copy->getRawSource());
+      (checked ? checkedCopies : plainCopies) += 1;
+    }
+  EXPECT_EQ(checkedCopies, 1u) << guarded.text;
+  EXPECT_EQ(plainCopies, 1u) << guarded.text; // the private one
 }
 
 TEST(GuardBufferAccesses, KernelsWithoutBufferAccessesAreLeftAlone) {

@@ -85,12 +85,15 @@ private:
       else if (auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction))
         add(instruction, exchange->getPointerOperandIndex(), size(exchange->getNewValOperand()->getType()));
       else if (auto *intrinsic = llvm::dyn_cast<llvm::MemIntrinsic>(&instruction)) {
-        llvm::Value *length = intrinsic->getLength();
-        if (length->getType() != i64_)
-          length = llvm::IRBuilder<>(intrinsic).CreateZExt(length, i64_);
-        add(instruction, 0, length);
-        if (llvm::isa<llvm::MemTransferInst>(intrinsic))
-          add(instruction, 1, length);
+        const unsigned pointers = llvm::isa<llvm::MemTransferInst>(intrinsic) ? 2 : 1;
+        llvm::Value *length = nullptr;
+        for (unsigned operand = 0; operand < pointers; ++operand) {
+          if (!isBufferAddressSpace(instruction.getOperand(operand)->getType()->getPointerAddressSpace()))
+            continue;
+          if (!length)
+            length = llvm::IRBuilder<>(intrinsic).CreateZExtOrTrunc(intrinsic->getLength(), i64_);
+          add(instruction, operand, length);
+        }
       }
     }
   }
