@@ -503,6 +503,62 @@ OpBranch %done
   }
 }
 
+TEST_P(LaunchTest, AReportedFailedAccessFailsItsCommandOnly) {
+  // A kernel whose access failed its check writes the launch's AccessReport
+  // (as GuardBufferAccessesPass's code does): its command fails with the
+  // kernel's name and the address, the dispatch with it; a command in a
+  // later segment of the same dispatch still succeeds.
+  KernelSource reports;
+  reports.name = "reports";
+  reports.push = {{"report", true, 0}};
+  reports.extraTypes = R"(
+%psb_ulong = OpTypePointer PhysicalStorageBuffer %ulong
+%l8 = OpConstant %ulong 8
+%bad = OpConstant %ulong 0x1234
+)";
+  reports.body = R"(
+%addressPtrValue = OpIAdd %ulong %report %l8
+%addressPtr = OpConvertUToPtr %psb_ulong %addressPtrValue
+OpStore %addressPtr %bad Aligned 8
+%faultedPtr = OpConvertUToPtr %psb_uint %report
+OpStore %faultedPtr %c1 Aligned 4
+)";
+  auto reportsInfo = infoFor("reports", 8, {});
+  setField(reportsInfo, abi::LaunchField::AccessReport, 0);
+  LoadedKernel faulting = load(reports, reportsInfo);
+  ASSERT_TRUE(faulting.kernel);
+  KernelSource quiet;
+  quiet.name = "quiet";
+  LoadedKernel good = load(quiet, infoFor("quiet", 0, {}));
+  ASSERT_TRUE(good.kernel);
+
+  mux::NDRange range;
+  range.globalSize = {4, 1, 1};
+  range.localSize = {4, 1, 1};
+  mux::Outcome first, second, dispatched;
+  auto commandBuffer = makeCommandBuffer();
+  MUX_ASSERT_OK(commandBuffer->markCommandStart([](const mux::Outcome &) {}));
+  MUX_ASSERT_OK(commandBuffer->ndrange(*faulting.kernel, {}, range));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](const mux::Outcome &outcome) { first = outcome; }));
+  MUX_ASSERT_OK(commandBuffer->userCallback([](const mux::Outcome &) {})); // ends the segment
+  MUX_ASSERT_OK(commandBuffer->markCommandStart([](const mux::Outcome &) {}));
+  MUX_ASSERT_OK(commandBuffer->ndrange(*good.kernel, {}, range));
+  MUX_ASSERT_OK(commandBuffer->markCommandEnd([&](const mux::Outcome &outcome) { second = outcome; }));
+  MUX_ASSERT_OK(commandBuffer->finalize());
+  auto fence = device().createFence();
+  ASSERT_TRUE(!!fence);
+  MUX_ASSERT_OK(device().queue().dispatch(*commandBuffer, {}, {}, fence->get(),
+                                          [&](const mux::Outcome &outcome) { dispatched = outcome; }));
+  EXPECT_EQ((*fence)->wait(std::chrono::seconds(60)), mux::Status::KernelFault);
+  device().queue().waitAll();
+  EXPECT_EQ(first.status, mux::Status::KernelFault);
+  EXPECT_NE(first.detail.find("kernel 'reports' faulted"), std::string::npos) << first.detail;
+  EXPECT_NE(first.detail.find("address 0x1234"), std::string::npos) << first.detail;
+  EXPECT_EQ(second.status, mux::Status::Success) << second.detail;
+  EXPECT_EQ(dispatched.status, mux::Status::KernelFault);
+  EXPECT_EQ(dispatched.detail, first.detail);
+}
+
 TEST_P(LaunchTest, PipelinesArePreparedOnceFromManyThreads) {
   LoadedKernel loaded = load(indexSpaceSource(), indexSpaceInfo());
   ASSERT_TRUE(loaded.kernel);

@@ -314,8 +314,8 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
     clock_.resolve(timestamps, submission.window);
   }
   mux::Outcome commandFailure = dispatch.commandBuffer->completeSegment(submission.segment, dispatch.outcome);
-  if (dispatch.outcome.status == mux::Status::Success)
-    dispatch.outcome = std::move(commandFailure);
+  if (dispatch.commandFailure.status == mux::Status::Success)
+    dispatch.commandFailure = std::move(commandFailure);
   std::lock_guard lock(mutex_);
   if (dispatch.nextSegment < dispatch.commandBuffer->segmentCount()) {
     submitSegment(submission.dispatch);
@@ -327,7 +327,8 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
 void Queue::finishDispatch(const std::shared_ptr<Dispatch> &dispatch) {
   // Caller holds mutex_; the callbacks below must not run under it.
   dispatch->commandBuffer->setExecuting(false);
-  mux::Outcome outcome = dispatch->outcome;
+  mux::Outcome outcome =
+      dispatch->outcome.status == mux::Status::Success ? dispatch->commandFailure : dispatch->outcome;
   mutex_.unlock();
   if (dispatch->fence)
     dispatch->fence->signal(outcome.status);

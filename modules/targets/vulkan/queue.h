@@ -72,7 +72,10 @@ private:
     mux::CompletionCallback onComplete;
     size_t nextSegment = 0;
     uint64_t previousSegmentValue = 0; ///< the timeline value of its last submitted segment
-    mux::Outcome outcome;
+    mux::Outcome outcome;              ///< of the device's work (a failed submission, a lost device)
+    /// The first command that failed on its own (a kernel's access outside
+    /// its buffers): it fails the dispatch, not the commands after it.
+    mux::Outcome commandFailure;
   };
   struct Submission {
     std::shared_ptr<Dispatch> dispatch;
