@@ -5,7 +5,6 @@
 #include "device_info.h"
 #include "executable.h"
 #include "memory.h"
-#include "process_exit.h"
 #include "query_pool.h"
 #include "sync.h"
 #include "vulkan_result.h"
@@ -50,7 +49,6 @@ llvm::Expected<std::unique_ptr<Device>> Device::create(std::shared_ptr<Instance>
                                 std::string("vkCreateDevice for '") + facts.properties.deviceName + "'"))
     return error;
   std::unique_ptr<Device> device(new Device(std::move(instance), std::move(facts), handle));
-  abandonAtProcessExit(device->shared());
   if (llvm::Error error = device->initialize())
     return error;
   return device;
