@@ -7,10 +7,12 @@
 // a driver without a watchdog) is *abandoned* when its queue is destroyed:
 // from then on no object of it is destroyed (their memory may still be in
 // use by that work) and the VkDevice is leaked, so that the process can go
-// on or exit instead of hanging.
+// on or exit instead of hanging. Every device counts as abandoned once the
+// process is exiting past the driver's own teardown (process_exit.h).
 #pragma once
 
 #include "instance.h"
+#include "process_exit.h"
 
 #include <atomic>
 #include <memory>
@@ -30,7 +32,9 @@ public:
   DeviceHandle(const DeviceHandle &) = delete;
   DeviceHandle &operator=(const DeviceHandle &) = delete;
   VkDevice get() const { return device_; }
-  bool abandoned() const { return abandoned_.load(std::memory_order_acquire); }
+  /// Also once the process is exiting past the driver's teardown
+  /// (process_exit.h): no object of the device may be destroyed then.
+  bool abandoned() const { return abandoned_.load(std::memory_order_acquire) || vulkanGoneAtExit(); }
   void abandon() const { abandoned_.store(true, std::memory_order_release); }
 
 private:

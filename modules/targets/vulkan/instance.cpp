@@ -1,5 +1,6 @@
 #include "instance.h"
 
+#include "process_exit.h"
 #include "vulkan_result.h"
 
 #include <mutex>
@@ -14,6 +15,7 @@ llvm::Expected<std::shared_ptr<Instance>> Instance::acquire() {
   std::lock_guard lock(mutex);
   if (std::shared_ptr<Instance> instance = live.lock())
     return instance;
+  watchProcessExit(); // before the loader and the driver are loaded
   if (volkInitialize() != VK_SUCCESS)
     return mux::makeError(mux::Status::Unsupported, "no Vulkan loader (libvulkan.so.1) could be opened");
   uint32_t loaderVersion = VK_API_VERSION_1_0;
@@ -46,6 +48,9 @@ llvm::Expected<std::shared_ptr<Instance>> Instance::acquire() {
   return instance;
 }
 
-Instance::~Instance() { vkDestroyInstance(instance_, nullptr); }
+Instance::~Instance() {
+  if (!vulkanGoneAtExit())
+    vkDestroyInstance(instance_, nullptr);
+}
 
 } // namespace vulkan_target
