@@ -15,6 +15,15 @@ llvm::Expected<std::unique_ptr<DeviceAllocation>> allocateDeviceAllocation(Devic
   if (type < 0)
     return mux::makeError(mux::Status::Unsupported, "the device has no host-visible, coherent memory");
   auto memory = Memory::allocate(device, requirements.size, static_cast<uint32_t>(type), requirements.alignment);
+  if (!memory && preferDeviceLocal) {
+    // A GPU without resizable BAR has only a small device-local,
+    // host-visible heap: when it is full, host memory serves as well.
+    int fallback = device.chooseMemoryType(mux::MemoryHostVisible | mux::MemoryHostCoherent);
+    if (fallback >= 0 && fallback != type) {
+      llvm::consumeError(memory.takeError());
+      memory = Memory::allocate(device, requirements.size, static_cast<uint32_t>(fallback), requirements.alignment);
+    }
+  }
   if (!memory)
     return memory.takeError();
   if (llvm::Error error = (*buffer)->bind(**memory, 0))

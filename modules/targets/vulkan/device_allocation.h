@@ -20,7 +20,8 @@ struct DeviceAllocation {
 };
 
 /// `size` bytes of host-visible, host-coherent memory; device-local too
-/// when `preferDeviceLocal` and the device has such a type.
+/// when `preferDeviceLocal` and the device has such a type with room left
+/// (else another host-visible type).
 llvm::Expected<std::unique_ptr<DeviceAllocation>> allocateDeviceAllocation(Device &device, uint64_t size,
                                                                            bool preferDeviceLocal);
 
