@@ -190,8 +190,8 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
     info_.launchFieldOffsets[field] = memberOffsets_.back();
   }
   uint32_t bufferOffset = 0;
-  // Places argument `arg` (a push-constant member, or bytes of the buffer).
-  auto place = [&](VulkanKernelArg &arg, Id valueType, uint32_t size, uint32_t alignment) {
+  // The next slot of the block (a push-constant member, or bytes of the buffer).
+  auto nextSlot = [&](Id valueType, uint32_t size, uint32_t alignment) {
     ArgumentSlot slot;
     slot.type = valueType;
     slot.alignment = alignment;
@@ -203,8 +203,12 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
       slot.member = placeMember(valueType, size, alignment);
       slot.offset = memberOffsets_.back();
     }
-    arg.offset = slot.offset;
-    arguments_.push_back(slot);
+    return slot;
+  };
+  // Places argument `arg` in the next slot.
+  auto place = [&](VulkanKernelArg &arg, Id valueType, uint32_t size, uint32_t alignment) {
+    arguments_.push_back(nextSlot(valueType, size, alignment));
+    arg.offset = arguments_.back().offset;
   };
   for (llvm::Argument &argument : kernel_.args()) {
     VulkanKernelArg arg;
@@ -274,14 +278,9 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
     arg.size = size;
     if (arg.kind == VulkanKernelArg::Kind::Buffer && rangeArguments_.contains(argument.getArgNo())) {
       // Its buffer's AccessRange, right after it in the same block.
-      VulkanKernelArg base, size;
-      place(base, uint64Type(), 8, 8);
-      place(size, uint64Type(), 8, 8);
-      ArgumentSlot sizeSlot = arguments_.back();
-      arguments_.pop_back();
-      ArgumentSlot baseSlot = arguments_.back();
-      arguments_.pop_back();
-      rangeSlots_[argument.getArgNo()] = {baseSlot, sizeSlot};
+      ArgumentSlot base = nextSlot(uint64Type(), 8, 8);
+      ArgumentSlot rangeSize = nextSlot(uint64Type(), 8, 8);
+      rangeSlots_[argument.getArgNo()] = {base, rangeSize};
       arg.rangeOffset = base.offset;
     }
     info_.args.push_back(arg);
