@@ -299,7 +299,7 @@ public:
         if (nearest)
           return rounded;
         // Widening back is exact: compare the nearest result with the value.
-        llvm::Value *back = builder_.CreateFPExt(rounded, value->getType());
+        llvm::Value *back = widenExactly(rounded, value->getType());
         return directed(rounded, builder_.CreateFCmpOGT(back, value), builder_.CreateFCmpOLT(back, value),
                         conversion.rounding);
       }
@@ -337,6 +337,43 @@ private:
             builder_.CreateSelect(fits, less, llvm::ConstantInt::getFalse(fits->getType()))};
   }
 
+  /// A floating-point value's bits, as integers of the same shape.
+  struct Bits {
+    llvm::Type *intType;
+    llvm::Value *pattern;   ///< the value's bits
+    llvm::Value *magnitude; ///< without the sign bit
+    llvm::Value *negative;  ///< sign bit set
+  };
+  Bits bitsOf(llvm::Value *value) {
+    llvm::Type *type = value->getType();
+    unsigned bits = type->getScalarSizeInBits();
+    llvm::Type *intType = builder_.getIntNTy(bits);
+    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(type))
+      intType = llvm::VectorType::get(intType, vector->getElementCount());
+    llvm::Value *pattern = builder_.CreateBitCast(value, intType);
+    llvm::Value *magnitude =
+        builder_.CreateAnd(pattern, llvm::ConstantInt::get(intType, llvm::APInt::getSignedMaxValue(bits)));
+    llvm::Value *negative = builder_.CreateICmpSLT(pattern, llvm::Constant::getNullValue(intType));
+    return {intType, pattern, magnitude, negative};
+  }
+
+  /// `narrow` widened to `wideType`, denormals included: a GPU that flushes
+  /// denormals of the narrow type on input (Vulkan without DenormPreserve,
+  /// NVIDIA's float) widens them to zero, so they are rebuilt from their
+  /// bits, exactly (fraction bits times the smallest denormal).
+  llvm::Value *widenExactly(llvm::Value *narrow, llvm::Type *wideType) {
+    const llvm::fltSemantics &semantics = narrow->getType()->getScalarType()->getFltSemantics();
+    Bits bits = bitsOf(narrow);
+    const unsigned fractionBits = llvm::APFloat::semanticsPrecision(semantics) - 1;
+    llvm::Value *denormal =
+        builder_.CreateICmpULT(bits.magnitude, llvm::ConstantInt::get(bits.intType, uint64_t{1} << fractionBits));
+    const int smallestExponent = llvm::APFloat::semanticsMinExponent(semantics) - int(fractionBits);
+    llvm::Value *rebuilt = builder_.CreateFMul(builder_.CreateUIToFP(bits.magnitude, wideType),
+                                               llvm::ConstantFP::get(wideType, std::ldexp(1.0, smallestExponent)));
+    rebuilt = builder_.CreateSelect(bits.negative, builder_.CreateFNeg(rebuilt), rebuilt);
+    return builder_.CreateSelect(denormal, rebuilt, builder_.CreateFPExt(narrow, wideType));
+  }
+
   /// Turns the round-to-nearest result `rounded` into the directed
   /// `rounding`, given whether it is above or below the exact value: the
   /// exact value lies between `rounded` and its neighbour on the other side,
@@ -345,13 +382,12 @@ private:
   llvm::Value *directed(llvm::Value *rounded, llvm::Value *above, llvm::Value *below, Rounding rounding) {
     llvm::Type *type = rounded->getType();
     unsigned bits = type->getScalarSizeInBits();
-    llvm::Type *intType = builder_.getIntNTy(bits);
-    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(type))
-      intType = llvm::VectorType::get(intType, vector->getElementCount());
-    llvm::Value *pattern = builder_.CreateBitCast(rounded, intType);
-    llvm::Value *zero = llvm::ConstantFP::get(type, 0.0);
-    llvm::Value *isZero = builder_.CreateFCmpOEQ(rounded, zero);
-    llvm::Value *negative = builder_.CreateICmpSLT(pattern, llvm::Constant::getNullValue(intType));
+    // Tests on the bits, not float compares: a device that flushes
+    // denormals on input would see a denormal `rounded` as zero.
+    auto [intType, pattern, magnitude, negative] = bitsOf(rounded);
+    llvm::Value *isZero = builder_.CreateICmpEQ(magnitude, llvm::Constant::getNullValue(intType));
+    llvm::Value *positiveNonZero = builder_.CreateAnd(builder_.CreateNot(negative), builder_.CreateNot(isZero));
+    llvm::Value *negativeNonZero = builder_.CreateAnd(negative, builder_.CreateNot(isZero));
     llvm::Value *one = llvm::ConstantInt::get(intType, 1);
     llvm::Value *plus = builder_.CreateAdd(pattern, one);
     llvm::Value *minus = builder_.CreateSub(pattern, one);
@@ -369,8 +405,8 @@ private:
       result = builder_.CreateSelect(above, down, pattern);
       break;
     case Rounding::Rtz: {
-      llvm::Value *tooFarUp = builder_.CreateAnd(above, builder_.CreateFCmpOGT(rounded, zero));
-      llvm::Value *tooFarDown = builder_.CreateAnd(below, builder_.CreateFCmpOLT(rounded, zero));
+      llvm::Value *tooFarUp = builder_.CreateAnd(above, positiveNonZero);
+      llvm::Value *tooFarDown = builder_.CreateAnd(below, negativeNonZero);
       result = builder_.CreateSelect(tooFarUp, down, builder_.CreateSelect(tooFarDown, up, pattern));
       break;
     }
