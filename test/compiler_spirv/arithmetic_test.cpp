@@ -1,6 +1,8 @@
 // Integer, floating-point and vector arithmetic, conversions, comparisons.
 #include "spirv_test_support.h"
 
+#include <spirv/unified1/spirv.hpp11>
+
 namespace compiler::spirv::test {
 namespace {
 
@@ -203,6 +205,44 @@ TEST(SpirvArithmetic, WideProductsCompared) {
       size_t n = get_global_id(0);
       r[n] = mul_hi(u[n], u[n]) + mad_sat(u[n], u[n], u[n]);
     })");
+}
+
+} // namespace
+} // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+/// The DenormPreserve widths `spirv` declares (OpExecutionMode operands).
+std::vector<uint32_t> denormPreserveWidths(const std::vector<uint32_t> &spirv) {
+  std::vector<uint32_t> widths;
+  for (size_t i = 5; i < spirv.size() && (spirv[i] >> 16) != 0; i += spirv[i] >> 16)
+    if ((spirv[i] & 0xFFFF) == uint32_t(spv::Op::OpExecutionMode) && (spirv[i] >> 16) == 4 &&
+        spirv[i + 2] == uint32_t(spv::ExecutionMode::DenormPreserve))
+      widths.push_back(spirv[i + 3]);
+  return widths;
+}
+
+TEST(SpirvArithmetic, DenormalsPreservedWhereTheDeviceCan) {
+  const char *source = "kernel void k(global float *f) { f[0] = f[1] * f[2]; }";
+  VulkanTargetConfig config = lavapipeConfig();
+  config.extensions = {};
+  for (auto [preserve32, preserve64] : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
+    config.denormPreserveFloat32 = preserve32;
+    config.denormPreserveFloat64 = preserve64;
+    std::string log;
+    auto module = createVulkanTarget(config)->build(source, "", log);
+    ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
+    auto binary = decodeVulkanBinary(*(*module)->binary());
+    ASSERT_TRUE(bool(binary));
+    EXPECT_EQ(validationMessages(binary->spirv), "");
+    std::vector<uint32_t> expected;
+    if (preserve32)
+      expected.push_back(32);
+    if (preserve64) // the configuration has fp64
+      expected.push_back(64);
+    EXPECT_EQ(denormPreserveWidths(binary->spirv), expected) << preserve32 << preserve64;
+  }
 }
 
 } // namespace

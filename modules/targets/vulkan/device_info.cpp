@@ -255,6 +255,7 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   config.int16 = facts.int16Usable();
   config.atomicInt64 = info.atomics64;
   config.denormPreserveFloat32 = facts.properties12.shaderDenormPreserveFloat32;
+  config.denormPreserveFloat64 = facts.properties12.shaderDenormPreserveFloat64;
   config.roundingModeRTZFloat32 = facts.properties12.shaderRoundingModeRTZFloat32;
   return config;
 }

@@ -465,6 +465,16 @@ llvm::Error KernelEmitter::emit() {
   builder_.entryPoint(function, kernel_.getName(), interface_);
   builder_.executionModeId(function, spv::ExecutionMode::LocalSizeId,
                            {state_.localSize[0], state_.localSize[1], state_.localSize[2]});
+  // Denormals kept where the device can be asked to: what it reports as
+  // CL_FP_DENORM (float), and cl_khr_fp64's minimum (double). Without the
+  // mode a driver may flush them even where it could keep them.
+  for (auto [preserve, width] :
+       {std::pair{state_.config.denormPreserveFloat32, 32u},
+        std::pair{(state_.config.fp64 || state_.config.shaderFloat64) && state_.config.denormPreserveFloat64, 64u}})
+    if (preserve) {
+      builder_.capability(spv::Capability::DenormPreserve);
+      builder_.executionMode(function, spv::ExecutionMode::DenormPreserve, {width});
+    }
   builder_.functions().insert(builder_.functions().end(), body_.begin(), body_.end());
   return llvm::Error::success();
 }

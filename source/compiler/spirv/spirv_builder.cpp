@@ -54,6 +54,12 @@ void ModuleBuilder::entryPoint(Id function, std::string_view name, std::span<con
   instruction(entryPoints_, spv::Op::OpEntryPoint, operands);
 }
 
+void ModuleBuilder::executionMode(Id function, spv::ExecutionMode mode, std::initializer_list<uint32_t> literals) {
+  std::vector<uint32_t> words{function, uint32_t(mode)};
+  words.insert(words.end(), literals.begin(), literals.end());
+  instruction(executionModes_, spv::Op::OpExecutionMode, words);
+}
+
 void ModuleBuilder::executionModeId(Id function, spv::ExecutionMode mode, std::initializer_list<Id> operands) {
   std::vector<uint32_t> words{function, uint32_t(mode)};
   words.insert(words.end(), operands.begin(), operands.end());

@@ -28,6 +28,7 @@ public:
   void extension(std::string_view name);
   Id importGlsl450();
   void entryPoint(Id function, std::string_view name, std::span<const Id> interface);
+  void executionMode(Id function, spv::ExecutionMode mode, std::initializer_list<uint32_t> literals);
   void executionModeId(Id function, spv::ExecutionMode mode, std::initializer_list<Id> operands);
   void name(Id target, std::string_view text);
   void decorate(Id target, spv::Decoration decoration, std::initializer_list<uint32_t> operands = {});

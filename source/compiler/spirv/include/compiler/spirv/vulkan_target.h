@@ -58,8 +58,10 @@ struct VulkanTargetConfig {
   bool int8 = false;  ///< shaderInt8 + storageBuffer8BitAccess
   bool int16 = false; ///< shaderInt16 + storageBuffer16BitAccess
   bool atomicInt64 = false;
-  /// Float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit).
+  /// Float controls (VkPhysicalDeviceFloatControlsProperties): kernels
+  /// declare DenormPreserve for the widths the device can keep.
   bool denormPreserveFloat32 = false;
+  bool denormPreserveFloat64 = false;
   bool roundingModeRTZFloat32 = false;
 };
 
