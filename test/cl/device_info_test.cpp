@@ -337,8 +337,11 @@ TEST_P(DeviceInfo, MinimumCapabilities) {
     EXPECT_EQ(single & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN), CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
   cl_device_fp_config dbl = deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG);
   if (dbl) {
-    constexpr cl_device_fp_config required =
-        CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF;
+    // OpenCL 2.0 and later dropped the directed rounding modes from the
+    // minimum (a Vulkan device has no round-to-infinity mode).
+    const bool openCL1 = deviceString(device(), CL_DEVICE_VERSION).rfind("OpenCL 1.", 0) == 0;
+    const cl_device_fp_config required = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM |
+                                         (openCL1 ? CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF : 0);
     EXPECT_EQ(dbl & required, required);
     EXPECT_GT(deviceInfo<cl_uint>(device(), CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), 0u);
   } else {

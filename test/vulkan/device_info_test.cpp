@@ -44,7 +44,14 @@ TEST_P(VulkanDeviceInfoTest, ArithmeticIsReportedAsTheDeviceGuaranteesIt) {
   EXPECT_EQ(info().singleFp.denorms, bool(facts.properties12.shaderDenormPreserveFloat32));
   EXPECT_FALSE(info().singleFp.roundToZero);
   EXPECT_FALSE(info().singleFp.correctlyRoundedDivideSqrt);
-  EXPECT_EQ(info().fp64, bool(facts.features.features.shaderFloat64 && facts.properties12.shaderDenormPreserveFloat64));
+  // Denormals promised or measured, Fma measured fused (fp64_probe.h).
+  EXPECT_EQ(info().fp64, bool(facts.features.features.shaderFloat64 &&
+                              (facts.properties12.shaderDenormPreserveFloat64 || facts.doubleDenormalsMeasured) &&
+                              facts.doubleFmaFused));
+  if (!facts.features.features.shaderFloat64) {
+    EXPECT_FALSE(facts.doubleDenormalsMeasured);
+    EXPECT_FALSE(facts.doubleFmaFused);
+  }
   EXPECT_EQ(has(info().extensions, "cl_khr_fp64"), info().fp64);
   EXPECT_EQ(has(info().extensions, "cl_khr_fp16"), info().fp16);
   EXPECT_EQ(has(info().extensions, "cl_khr_int64_base_atomics"), info().atomics64);
@@ -53,8 +60,9 @@ TEST_P(VulkanDeviceInfoTest, ArithmeticIsReportedAsTheDeviceGuaranteesIt) {
   EXPECT_FALSE(has(info().extensions, "cl_khr_subgroups"));
   EXPECT_FALSE(info().subGroupIndependentForwardProgress);
   EXPECT_EQ(has(info().openclCFeatures, "__opencl_c_subgroups"), !info().subGroupSizes.empty());
-  if (!info().subGroupSizes.empty())
+  if (!info().subGroupSizes.empty()) {
     EXPECT_EQ(info().subGroupSizes, std::vector<uint32_t>{facts.properties11.subgroupSize});
+  }
 }
 
 TEST_P(VulkanDeviceInfoTest, CompilerConfigurationMatchesTheReport) {

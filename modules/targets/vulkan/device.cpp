@@ -4,6 +4,7 @@
 #include "device_allocation.h"
 #include "device_info.h"
 #include "executable.h"
+#include "fp64_probe.h"
 #include "memory.h"
 #include "query_pool.h"
 #include "sync.h"
@@ -13,6 +14,7 @@
 #include "compiler/spirv/vulkan_target.h"
 #include "mux/support/cpu_sync.h"
 #include "mux/support/host_command_buffer.h"
+#include "mux/support/log.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <bit>
@@ -88,6 +90,28 @@ llvm::Error Device::initialize() {
   pipelineCache_ = std::make_unique<PipelineCache>(device_, facts_);
   VkQueue queue = VK_NULL_HANDLE;
   vkGetDeviceQueue(device_, facts_.computeQueueFamily, 0, &queue);
+  if (facts_.features.features.shaderFloat64) {
+    // Before the queue exists: the probe submits on the VkQueue itself.
+    auto measured = measureDoubleArithmetic(*this, queue);
+    if (!measured) {
+      mux::support::log(mux::support::LogLevel::Info, "vulkan",
+                        "'" + info_.name + "': no cl_khr_fp64, the double arithmetic probe failed: " +
+                            llvm::toString(measured.takeError()));
+    } else {
+      facts_.doubleDenormalsMeasured = measured->denormalsKept;
+      facts_.doubleFmaFused = measured->fmaFused;
+      info_ = describeDevice(facts_);
+      if (!info_.fp64) {
+        std::string why;
+        if (!measured->fmaFused)
+          why = "double Fma rounds twice";
+        if (!measured->denormalsKept && !facts_.properties12.shaderDenormPreserveFloat64)
+          why += std::string(why.empty() ? "" : " and ") + "double denormals are flushed";
+        mux::support::log(mux::support::LogLevel::Info, "vulkan",
+                          "'" + info_.name + "': no cl_khr_fp64: " + why + " (measured; Vulkan does not promise it)");
+      }
+    }
+  }
   clock_ = std::make_unique<DeviceClock>(device_, facts_);
   if (llvm::Error error = clock_->calibrate(queue, info_.name))
     return error;

@@ -153,12 +153,14 @@ bool PhysicalDevice::subgroupsUsable() const {
 }
 
 bool PhysicalDevice::fp64Usable() const {
-  // cl_khr_fp64 requires IEEE denormals (CL_FP_DENORM is in the minimum
-  // double configuration); without shaderDenormPreserveFloat64 a Vulkan
-  // driver may flush them and the SPIR-V cannot ask it not to. (lavapipe
-  // 22.3 offers no such control, though a multiply kept a double denormal
-  // when measured: behaviour, not a promise.)
-  return features.features.shaderFloat64 && properties12.shaderDenormPreserveFloat64;
+  // cl_khr_fp64's minimum double configuration has denormals and fma.
+  // Without shaderDenormPreserveFloat64 a Vulkan driver may flush double
+  // denormals, and GLSL.std.450 Fma may round twice on any driver; where
+  // Vulkan promises nothing the device's behaviour is measured
+  // (fp64_probe.h: NVIDIA's driver keeps denormals and fuses, lavapipe 22.3
+  // does not fuse).
+  return features.features.shaderFloat64 && (properties12.shaderDenormPreserveFloat64 || doubleDenormalsMeasured) &&
+         doubleFmaFused;
 }
 
 bool PhysicalDevice::fp16Usable() const {

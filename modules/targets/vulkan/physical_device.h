@@ -39,10 +39,15 @@ struct PhysicalDevice {
   /// timestampValidBits of that family (0: no timestamps).
   uint32_t timestampValidBits = 0;
 
+  /// Double arithmetic Vulkan does not promise, as measured on the device
+  /// (fp64_probe.h) once it exists; false until then.
+  bool doubleDenormalsMeasured = false; ///< kept without shaderDenormPreserveFloat64
+  bool doubleFmaFused = false;          ///< GLSL.std.450 Fma rounds once
+
   /// Sub-group operations OpenCL's sub-group builtins need, in compute shaders.
   bool subgroupsUsable() const;
-  /// True when the device supports fp64 with what OpenCL requires of it
-  /// (IEEE denormals among them).
+  /// True when the device supports fp64 with what OpenCL requires of it:
+  /// IEEE denormals (promised, or measured) and a fused fma (measured).
   bool fp64Usable() const;
   bool fp16Usable() const;
   bool int8Usable() const;

@@ -117,8 +117,8 @@ private:
   /// submitted); the completion thread waits for those, and the mux
   /// semaphores' signals are those of the submissions that signal them
   /// (sync.h). The device's only queue, so a wait is for work earlier in
-  /// submission order, which every command's leading barrier orders it
-  /// after as well.
+  /// submission order; the wait is what orders a command buffer's first
+  /// command after that work (no barrier leads it).
   VkSemaphore timeline_;
   uint64_t timelineValue_ = 0;
   VkFence probeFence_;        ///< waitBehindProbe()
