@@ -247,3 +247,37 @@ TEST(SpirvArithmetic, DenormalsPreservedWhereTheDeviceCan) {
 
 } // namespace
 } // namespace compiler::spirv::test
+
+namespace compiler::spirv::test {
+namespace {
+
+/// How often `opcode` occurs in `spirv`.
+size_t countOpcode(const std::vector<uint32_t> &spirv, spv::Op opcode) {
+  size_t count = 0;
+  for (size_t i = 5; i < spirv.size() && (spirv[i] >> 16) != 0; i += spirv[i] >> 16)
+    count += (spirv[i] & 0xFFFF) == uint32_t(opcode);
+  return count;
+}
+
+TEST(SpirvArithmetic, SignOperationsOnBitsWhereDenormalsMayBeFlushed) {
+  // fabs and fneg are bit operations in LLVM; GLSL FAbs and OpFNegate may
+  // flush a denormal operand on a device that does not keep denormals.
+  const char *source = "kernel void k(global float *f) { f[0] = fabs(f[1]); f[2] = -f[3]; }";
+  VulkanTargetConfig config = lavapipeConfig();
+  config.extensions = {};
+  for (bool preserve : {false, true}) {
+    config.denormPreserveFloat32 = preserve;
+    std::string log;
+    auto module = createVulkanTarget(config)->build(source, "", log);
+    ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
+    auto binary = decodeVulkanBinary(*(*module)->binary());
+    ASSERT_TRUE(bool(binary));
+    EXPECT_EQ(validationMessages(binary->spirv), "");
+    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpFNegate), preserve ? 1u : 0u);
+    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpBitwiseXor), preserve ? 0u : 1u);
+    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpBitwiseAnd) > 0, !preserve);
+  }
+}
+
+} // namespace
+} // namespace compiler::spirv::test

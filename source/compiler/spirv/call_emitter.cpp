@@ -425,6 +425,10 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     return llvm::Error::success();
   }
   case llvm::Intrinsic::fabs:
+    if (Id bits = signBitOperation(spv::Op::OpBitwiseAnd, call.getArgOperand(0))) {
+      op(spv::Op::OpCopyObject, resultType, {bits}, result);
+      return llvm::Error::success();
+    }
     return glsl(GLSLstd450FAbs, {call.getArgOperand(0)});
   case llvm::Intrinsic::floor:
     return glsl(GLSLstd450Floor, {call.getArgOperand(0)});

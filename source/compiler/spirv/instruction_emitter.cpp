@@ -7,6 +7,28 @@
 
 namespace compiler::spirv {
 
+Id KernelEmitter::signBitOperation(spv::Op operation, llvm::Value *operand) {
+  llvm::Type *floating = operand->getType();
+  const unsigned bits = floating->getScalarSizeInBits();
+  const VulkanTargetConfig &config = state_.config;
+  const bool keepsDenormals = (bits == 32 && config.denormPreserveFloat32) ||
+                              (bits == 64 && config.denormPreserveFloat64) ||
+                              bits == 16; // half is a storage format here: no arithmetic
+  if (keepsDenormals)
+    return 0;
+  llvm::Type *integer = llvm::Type::getIntNTy(operand->getContext(), bits);
+  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(floating))
+    integer = llvm::VectorType::get(integer, vector->getElementCount());
+  const llvm::APInt sign = llvm::APInt::getSignMask(bits);
+  llvm::Constant *mask = llvm::ConstantInt::get(integer, operation == spv::Op::OpBitwiseAnd ? ~sign : sign);
+  Id integerType = type(integer);
+  Id floatType = type(floating);
+  if (!integerType || !floatType)
+    return 0;
+  Id pattern = op(spv::Op::OpBitcast, integerType, {value(operand)});
+  return op(spv::Op::OpBitcast, floatType, {op(operation, integerType, {pattern, constant(mask)})});
+}
+
 llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
   Id result = values_.lookup(&instruction);
   if (auto *binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction))
@@ -17,7 +39,10 @@ llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
     Id operand = value(instruction.getOperand(0));
     if (!operand || !type(instruction.getType()))
       return unsupported(instruction, "fneg of this type");
-    op(spv::Op::OpFNegate, type(instruction.getType()), {operand}, result);
+    if (Id bits = signBitOperation(spv::Op::OpBitwiseXor, instruction.getOperand(0)))
+      op(spv::Op::OpCopyObject, type(instruction.getType()), {bits}, result);
+    else
+      op(spv::Op::OpFNegate, type(instruction.getType()), {operand}, result);
     return llvm::Error::success();
   }
   if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&instruction))

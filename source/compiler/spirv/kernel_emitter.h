@@ -65,6 +65,12 @@ public:
   /// Appends an instruction with a result to the current function.
   Id op(spv::Op op, Id resultType, std::initializer_list<uint32_t> operands, Id result = 0);
   void opNoResult(spv::Op op, std::initializer_list<uint32_t> operands);
+  /// fabs (OpBitwiseAnd) or fneg (OpBitwiseXor) of `operand` as an integer
+  /// operation on its sign bit, for a float width whose denormals the
+  /// device does not keep: LLVM treats both as bit operations, but a
+  /// driver may flush a denormal operand of GLSL FAbs or OpFNegate
+  /// (NVIDIA's does for float). 0 where the float operation is exact.
+  Id signBitOperation(spv::Op operation, llvm::Value *operand);
   /// Records the first construct this emitter cannot translate.
   llvm::Error unsupported(const llvm::Instruction &instruction, const llvm::Twine &what);
 
