@@ -87,10 +87,11 @@ bool hostUnified(const PhysicalDevice &facts, uint32_t heap) {
 
 void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
   const VkPhysicalDeviceVulkan12Properties &controls = facts.properties12;
-  // Vulkan arithmetic rounds to nearest (the compiler asks for RTE where
-  // the driver lets it) and keeps infinities and NaNs; denormals only with
-  // the denorm-preserve control; no RTZ/RTI default modes and no guaranteed
-  // hardware fma or correctly rounded divide/sqrt for float.
+  // Vulkan's add, subtract and multiply are correctly rounded to nearest
+  // and keep infinities and NaNs; denormals only where the device can be
+  // asked to keep them (kernels then declare DenormPreserve). For float only
+  // OpenCL's minimum is claimed: no directed rounding modes, fma or
+  // correctly rounded divide/sqrt.
   info.singleFp.roundToNearest = true;
   info.singleFp.infNan = true;
   info.singleFp.denorms = controls.shaderDenormPreserveFloat32;
@@ -100,8 +101,15 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.doubleFp.roundToNearest = true;
     info.doubleFp.infNan = true;
     info.doubleFp.denorms = true;
-    info.doubleFp.fma = true; // OpenCL's minimum: the compiler's fma is exact
-    info.doubleFp.roundToZero = controls.shaderRoundingModeRTZFloat64;
+    info.doubleFp.fma = true; // measured fused (fp64_probe.h)
+    // OpenCL C reaches directed rounding only through the conversions with
+    // an explicit mode (convert_*_rtz, ...; no rounding pragma since 1.1),
+    // which the compiler computes exactly in integer and round-to-nearest
+    // arithmetic (LowerExactBuiltins) on every device: both directed modes
+    // are supported as OpenCL defines them. (The CTS's test_bruteforce
+    // requires them for double, as OpenCL 1.2's minimum did.)
+    info.doubleFp.roundToZero = true;
+    info.doubleFp.roundToInf = true;
   }
   // half as a storage format (vload_half, ...) works without the extension.
   info.fp16 = compiler::kVulkanHalfMath && facts.fp16Usable();
