@@ -173,13 +173,33 @@ PMX_OVERLOAD double tanpi(double x) {
 }
 
 // float sin, cos, tan, sincos: below 2^20 in plain double, no double-double.
-// x = q * pi/2 + r by the same exact Cody-Waite steps as the double path,
-// with r rounded to double (relative error 2^-53 as long as no float below
-// 2^20 lies within about 2^-40 of a multiple of pi/2; the CTS full-mode run
-// over every float input confirms 0.50 ulp), then the Taylor series to
+// x = q * pi/2 + r by Cody-Waite steps that need no fma (below),
+// with r rounded to double (relative error 2^-52 as long as no float below
+// 2^20 lies within about 2^-40 of a multiple of pi/2), then the Taylor series to
 // r^13/13! and r^14/14! (truncation below 2^-45 relative for |r| <= pi/4).
 // From 2^20 on, and for infinities and NaNs, the double functions (exact
 // Payne-Hanek reduction). Either way one rounding to float.
+
+// pi/2 as P1 + P2 + P3 with P1 and P2 of at most 32 significant bits, so
+// that k * P1 and k * P2 are exact in double for every k below 2^20 without
+// an fma (Vulkan lets GLSL.std.450 Fma round twice, and lavapipe's does),
+// P3 the nearest double to what remains (checked against pi to 80 digits).
+#define PMX_PIO2_F1 0x1.921fb544p+0
+#define PMX_PIO2_F2 0x1.0b4611a6p-34
+#define PMX_PIO2_F3 0x1.3198a2e037073p-69
+
+// x = q * pi/2 + r for a float |x| < 2^20, with no fma: x - k * P1 is exact
+// (both are multiples of x's float ulp or finer, and the difference is below
+// pi/4 + ulp), then two subtractions each rounded once: a relative error of
+// about 2^-52 in r, far below a float's ulp.
+static inline double __pmx_cody_waite_float(double x, __private int *q) {
+  double k = __builtin_rint(x * PMX_TWO_OVER_PI);
+  double r = x - k * PMX_PIO2_F1;
+  r = r - k * PMX_PIO2_F2;
+  r = r - k * PMX_PIO2_F3;
+  *q = (int)k & 3;
+  return r;
+}
 
 static inline double __pmx_sinf_kernel(double r) {
   double z = r * r;
@@ -221,7 +241,7 @@ PMX_OVERLOAD float sin(float x) {
   if (x == 0.0f)
     return x; // keeps the sign of zero
   int q;
-  double r = __pmx_cody_waite((double)x, &q).hi;
+  double r = __pmx_cody_waite_float((double)x, &q);
   return (float)__pmx_sinf_quadrant(r, q);
 }
 
@@ -229,7 +249,7 @@ PMX_OVERLOAD float cos(float x) {
   if (!(__builtin_fabs(x) < 0x1p20f))
     return (float)cos((double)x);
   int q;
-  double r = __pmx_cody_waite((double)x, &q).hi;
+  double r = __pmx_cody_waite_float((double)x, &q);
   return (float)__pmx_sinf_quadrant(r, q + 1);
 }
 
@@ -239,7 +259,7 @@ PMX_OVERLOAD float tan(float x) {
   if (x == 0.0f)
     return x;
   int q;
-  double r = __pmx_cody_waite((double)x, &q).hi;
+  double r = __pmx_cody_waite_float((double)x, &q);
   return (float)__pmx_tanf_quadrant(r, q);
 }
 // float sinpi, cospi, tanpi in plain double: x = k/2 + t exactly (|t| <=
@@ -284,7 +304,7 @@ PMX_OVERLOAD float sincos(float x, __generic float *cosval) {
     return (float)s;
   }
   int q;
-  double r = __pmx_cody_waite((double)x, &q).hi;
+  double r = __pmx_cody_waite_float((double)x, &q);
   *cosval = (float)__pmx_sinf_quadrant(r, q + 1);
   return (float)__pmx_sinf_quadrant(r, q);
 }
