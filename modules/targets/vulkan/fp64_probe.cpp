@@ -138,6 +138,14 @@ struct ProbeObjects {
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkCommandPool pool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  /// Leaves every object alive (work that uses them may still run).
+  void abandon() {
+    module = VK_NULL_HANDLE;
+    layout = VK_NULL_HANDLE;
+    pipeline = VK_NULL_HANDLE;
+    pool = VK_NULL_HANDLE;
+    fence = VK_NULL_HANDLE;
+  }
   ~ProbeObjects() {
     if (fence != VK_NULL_HANDLE)
       vkDestroyFence(device, fence, nullptr);
@@ -238,8 +246,13 @@ llvm::Expected<DoubleArithmetic> measureDoubleArithmetic(Device &device, VkQueue
   if (llvm::Error error = check(vkQueueSubmit2(queue, 1, &submit, objects.fence), "vkQueueSubmit2"))
     return error;
   if (llvm::Error error =
-          check(vkWaitForFences(handle, 1, &objects.fence, VK_TRUE, kProbeTimeoutNs), "vkWaitForFences (fp64 probe)"))
+          check(vkWaitForFences(handle, 1, &objects.fence, VK_TRUE, kProbeTimeoutNs), "vkWaitForFences (fp64 probe)")) {
+    // The shader may still run: what it uses is left alive, not destroyed
+    // under it.
+    objects.abandon();
+    (void)memory->release();
     return error;
+  }
 
   std::array<double, kSlots> results;
   std::memcpy(results.data(), host, sizeof(results));
