@@ -2,6 +2,7 @@
 
 #include "command_buffer.h"
 #include "device_clock.h"
+#include "process_exit.h"
 #include "sync.h"
 #include "vulkan_result.h"
 
@@ -43,9 +44,18 @@ Queue::Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, VkFence p
     : shared_(std::move(device)), device_(shared_->get()), queue_(queue), timeline_(timeline), probeFence_(probe),
       deviceName_(std::move(deviceName)), clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
   completionThread_ = std::thread([this] { completionLoop(); });
+  watchWorkAtExit(this, [this](std::chrono::steady_clock::time_point deadline) { waitForSubmittedWork(deadline); });
+}
+
+void Queue::waitForSubmittedWork(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mutex_);
+  // Held dispatches (waiting for semaphores) never reached the driver.
+  while ((!inFlight_.empty() || completing_ > 0) && !lost_ && std::chrono::steady_clock::now() < deadline)
+    dispatchFinished_.wait_for(lock, std::chrono::milliseconds(1));
 }
 
 Queue::~Queue() {
+  forgetWorkAtExit(this);
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;

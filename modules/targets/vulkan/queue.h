@@ -105,6 +105,10 @@ private:
   /// Called with `lock` (on mutex_) released; returns with it released.
   VkResult waitBehindProbe(std::unique_lock<std::mutex> &lock, uint64_t value);
   void completionLoop();
+  /// Until nothing submitted to the driver is left, the device is lost or
+  /// `deadline` passes (process_exit.h: at exit, before the driver's
+  /// teardown).
+  void waitForSubmittedWork(std::chrono::steady_clock::time_point deadline);
   /// Host work after a segment completed; then the next segment or the end
   /// of the dispatch. Called without mutex_.
   void segmentCompleted(Submission submission, VkResult result);
