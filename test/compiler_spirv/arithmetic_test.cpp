@@ -230,18 +230,14 @@ TEST(SpirvArithmetic, DenormalsPreservedWhereTheDeviceCan) {
   for (auto [preserve32, preserve64] : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
     config.denormPreserveFloat32 = preserve32;
     config.denormPreserveFloat64 = preserve64;
-    std::string log;
-    auto module = createVulkanTarget(config)->build(source, "", log);
-    ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
-    auto binary = decodeVulkanBinary(*(*module)->binary());
-    ASSERT_TRUE(bool(binary));
-    EXPECT_EQ(validationMessages(binary->spirv), "");
+    Built built = buildOk(source, "", config);
+    ASSERT_FALSE(built.binary.spirv.empty());
     std::vector<uint32_t> expected;
     if (preserve32)
       expected.push_back(32);
     if (preserve64) // the configuration has fp64
       expected.push_back(64);
-    EXPECT_EQ(denormPreserveWidths(binary->spirv), expected) << preserve32 << preserve64;
+    EXPECT_EQ(denormPreserveWidths(built.binary.spirv), expected) << preserve32 << preserve64;
   }
 }
 
@@ -267,15 +263,12 @@ TEST(SpirvArithmetic, SignOperationsOnBitsWhereDenormalsMayBeFlushed) {
   config.extensions = {};
   for (bool preserve : {false, true}) {
     config.denormPreserveFloat32 = preserve;
-    std::string log;
-    auto module = createVulkanTarget(config)->build(source, "", log);
-    ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError()) << log;
-    auto binary = decodeVulkanBinary(*(*module)->binary());
-    ASSERT_TRUE(bool(binary));
-    EXPECT_EQ(validationMessages(binary->spirv), "");
-    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpFNegate), preserve ? 1u : 0u);
-    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpBitwiseXor), preserve ? 0u : 1u);
-    EXPECT_EQ(countOpcode(binary->spirv, spv::Op::OpBitwiseAnd) > 0, !preserve);
+    Built built = buildOk(source, "", config);
+    const std::vector<uint32_t> &spirv = built.binary.spirv;
+    ASSERT_FALSE(spirv.empty());
+    EXPECT_EQ(countOpcode(spirv, spv::Op::OpFNegate), preserve ? 1u : 0u);
+    EXPECT_EQ(countOpcode(spirv, spv::Op::OpBitwiseXor), preserve ? 0u : 1u);
+    EXPECT_EQ(countOpcode(spirv, spv::Op::OpBitwiseAnd) > 0, !preserve);
   }
 }
 

@@ -55,10 +55,12 @@ struct Built {
   std::string log;
 };
 
-/// Builds `source`; fails the test with the log when it does not build.
-inline Built buildOk(const std::string &source, const std::string &options = "") {
+/// Builds `source` for `config`; fails the test with the log when it does
+/// not build or does not validate.
+inline Built buildOk(const std::string &source, const std::string &options = "",
+                     const VulkanTargetConfig &config = lavapipeConfig()) {
   Built built;
-  built.target = createVulkanTarget(lavapipeConfig());
+  built.target = createVulkanTarget(config);
   auto module = built.target->build(source, options, built.log);
   if (!module) {
     ADD_FAILURE() << "build failed: " << llvm::toString(module.takeError()) << "\nlog:\n" << built.log;
