@@ -1,5 +1,6 @@
 #include "device_clock.h"
 
+#include "one_time_commands.h"
 #include "vulkan_result.h"
 
 #include "mux/support/host_command_buffer.h"
@@ -20,55 +21,32 @@ llvm::Error sampleDeviceClock(VkDevice device, VkQueue queue, uint32_t family, u
   poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
   poolInfo.queryCount = 1;
   VkQueryPool pool = VK_NULL_HANDLE;
-  VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  llvm::Error error = check(vkCreateQueryPool(device, &poolInfo, nullptr, &pool), "vkCreateQueryPool");
+  if (llvm::Error error = check(vkCreateQueryPool(device, &poolInfo, nullptr, &pool), "vkCreateQueryPool"))
+    return error;
+  std::unique_ptr<OneTimeCommands> run;
+  llvm::Error error = OneTimeCommands::begin(device, family).moveInto(run);
+  bool submitted = false, finished = false;
   if (!error) {
-    VkCommandPoolCreateInfo commandPoolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    commandPoolInfo.queueFamilyIndex = family;
-    error = check(vkCreateCommandPool(device, &commandPoolInfo, nullptr, &commandPool), "vkCreateCommandPool");
+    vkCmdResetQueryPool(run->commands(), pool, 0, 1);
+    vkCmdWriteTimestamp2(run->commands(), VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pool, 0);
+    error = run->end();
   }
   if (!error) {
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    error = check(vkCreateFence(device, &fenceInfo, nullptr, &fence), "vkCreateFence");
-  }
-  if (!error) {
-    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocateInfo.commandPool = commandPool;
-    allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocateInfo.commandBufferCount = 1;
-    error = check(vkAllocateCommandBuffers(device, &allocateInfo, &commands), "vkAllocateCommandBuffers");
-  }
-  if (!error) {
-    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(commands, &beginInfo);
-    vkCmdResetQueryPool(commands, pool, 0, 1);
-    vkCmdWriteTimestamp2(commands, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pool, 0);
-    error = check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
-  }
-  if (!error) {
-    VkCommandBufferSubmitInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    commandInfo.commandBuffer = commands;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &commandInfo;
     before = mux::support::hostClockNs();
-    error = check(vkQueueSubmit2(queue, 1, &submit, fence), "vkQueueSubmit2");
-    if (!error)
-      error = check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    error = run->submit(queue);
+    submitted = !error;
+    if (submitted) {
+      error = run->wait(UINT64_MAX);
+      finished = !error;
+    }
     after = mux::support::hostClockNs();
   }
-  if (!error)
+  if (finished)
     error = check(vkGetQueryPoolResults(device, pool, 0, 1, sizeof(ticks), &ticks, sizeof(ticks),
                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
                   "vkGetQueryPoolResults");
-  if (fence != VK_NULL_HANDLE)
-    vkDestroyFence(device, fence, nullptr);
-  if (commandPool != VK_NULL_HANDLE)
-    vkDestroyCommandPool(device, commandPool, nullptr);
-  if (pool != VK_NULL_HANDLE)
+  run.reset();                // the commands go before the pool they use
+  if (!submitted || finished) // else the work may still write it
     vkDestroyQueryPool(device, pool, nullptr);
   return error;
 }

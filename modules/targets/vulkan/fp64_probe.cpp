@@ -2,6 +2,7 @@
 
 #include "device.h"
 #include "device_allocation.h"
+#include "one_time_commands.h"
 #include "vulkan_result.h"
 
 #include <spirv-tools/libspirv.hpp>
@@ -130,27 +131,19 @@ constexpr const char *kAssembly = R"(
 
 constexpr uint32_t kSlots = 17;
 
-/// The Vulkan objects of one probe run, destroyed in any case.
+/// The probe's pipeline objects, destroyed in any case unless abandoned.
 struct ProbeObjects {
   VkDevice device;
   VkShaderModule module = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
   /// Leaves every object alive (work that uses them may still run).
   void abandon() {
     module = VK_NULL_HANDLE;
     layout = VK_NULL_HANDLE;
     pipeline = VK_NULL_HANDLE;
-    pool = VK_NULL_HANDLE;
-    fence = VK_NULL_HANDLE;
   }
   ~ProbeObjects() {
-    if (fence != VK_NULL_HANDLE)
-      vkDestroyFence(device, fence, nullptr);
-    if (pool != VK_NULL_HANDLE)
-      vkDestroyCommandPool(device, pool, nullptr);
     if (pipeline != VK_NULL_HANDLE)
       vkDestroyPipeline(device, pipeline, nullptr);
     if (layout != VK_NULL_HANDLE)
@@ -207,23 +200,10 @@ llvm::Expected<DoubleArithmetic> measureDoubleArithmetic(Device &device, VkQueue
           check(vkCreateComputePipelines(handle, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &objects.pipeline),
                 "vkCreateComputePipelines"))
     return error;
-  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  poolInfo.queueFamilyIndex = device.facts().computeQueueFamily;
-  if (llvm::Error error = check(vkCreateCommandPool(handle, &poolInfo, nullptr, &objects.pool), "vkCreateCommandPool"))
+  std::unique_ptr<OneTimeCommands> run;
+  if (llvm::Error error = OneTimeCommands::begin(handle, device.facts().computeQueueFamily).moveInto(run))
     return error;
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  if (llvm::Error error = check(vkCreateFence(handle, &fenceInfo, nullptr, &objects.fence), "vkCreateFence"))
-    return error;
-  VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocateInfo.commandPool = objects.pool;
-  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocateInfo.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  if (llvm::Error error = check(vkAllocateCommandBuffers(handle, &allocateInfo, &commands), "vkAllocateCommandBuffers"))
-    return error;
-  VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  vkBeginCommandBuffer(commands, &beginInfo);
+  VkCommandBuffer commands = run->commands();
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, objects.pipeline);
   vkCmdPushConstants(commands, objects.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(address), &address);
   vkCmdDispatch(commands, 1, 1, 1);
@@ -236,17 +216,11 @@ llvm::Expected<DoubleArithmetic> measureDoubleArithmetic(Device &device, VkQueue
   dependency.memoryBarrierCount = 1;
   dependency.pMemoryBarriers = &barrier;
   vkCmdPipelineBarrier2(commands, &dependency);
-  if (llvm::Error error = check(vkEndCommandBuffer(commands), "vkEndCommandBuffer"))
+  if (llvm::Error error = run->end())
     return error;
-  VkCommandBufferSubmitInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-  commandInfo.commandBuffer = commands;
-  VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-  submit.commandBufferInfoCount = 1;
-  submit.pCommandBufferInfos = &commandInfo;
-  if (llvm::Error error = check(vkQueueSubmit2(queue, 1, &submit, objects.fence), "vkQueueSubmit2"))
+  if (llvm::Error error = run->submit(queue))
     return error;
-  if (llvm::Error error =
-          check(vkWaitForFences(handle, 1, &objects.fence, VK_TRUE, kProbeTimeoutNs), "vkWaitForFences (fp64 probe)")) {
+  if (llvm::Error error = run->wait(kProbeTimeoutNs)) {
     // The shader may still run: what it uses is left alive, not destroyed
     // under it.
     objects.abandon();
