@@ -128,6 +128,61 @@ TEST(GuardBufferAccesses, ArgumentAccessesUseTheirArgumentsRanges) {
   EXPECT_NE(guarded.text.find("store i32 1, ptr addrspace(1)"), std::string::npos) << guarded.text;
 }
 
+/// How many checks (each sets the report's values once) the kernel makes.
+size_t checkCount(const std::string &text) {
+  std::regex outside(R"(%access\.outside\d* = )");
+  return std::distance(std::sregex_iterator(text.begin(), text.end(), outside), std::sregex_iterator());
+}
+
+TEST(GuardBufferAccesses, AccessesOfOneBlockAtConstantOffsetsFromOnePointerShareACheck) {
+  Guarded guarded = guard(R"(
+    define spir_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %i) {
+      %row = getelementptr i32, ptr addrspace(1) %out, i64 %i
+      %in1 = getelementptr i8, ptr addrspace(1) %in, i64 1
+      %a = load i8, ptr addrspace(1) %in1, align 1
+      %in3 = getelementptr i8, ptr addrspace(1) %in, i64 3
+      %b = load i8, ptr addrspace(1) %in3, align 1
+      %row1 = getelementptr i32, ptr addrspace(1) %row, i64 1
+      %row3 = getelementptr i32, ptr addrspace(1) %row, i64 3
+      %wide = zext i8 %a to i32
+      store i32 %wide, ptr addrspace(1) %row3, align 4
+      store i32 %wide, ptr addrspace(1) %row, align 4
+      store i32 %wide, ptr addrspace(1) %row1, align 4
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  // One check of in's bytes [1, 4), one of the row's [0, 16).
+  EXPECT_EQ(checkCount(guarded.text), 2u) << guarded.text;
+  EXPECT_NE(guarded.text.find("sub i64 %access.size, 3"), std::string::npos) << guarded.text;
+  EXPECT_NE(guarded.text.find("sub i64 %access.size2, 16"), std::string::npos) << guarded.text;
+}
+
+TEST(GuardBufferAccesses, ChecksAreNotSharedAcrossBlocksOrCallsThatMayNotReturn) {
+  Guarded guarded = guard(R"(
+    declare void @maybe_stops()
+    define spir_kernel void @k(ptr addrspace(1) %out, i1 %far) {
+    entry:
+      store i32 0, ptr addrspace(1) %out, align 4
+      call void @maybe_stops()
+      %second = getelementptr i32, ptr addrspace(1) %out, i64 1
+      store i32 1, ptr addrspace(1) %second, align 4
+      br i1 %far, label %then, label %exit
+    then:
+      %distant = getelementptr i32, ptr addrspace(1) %out, i64 1000
+      store i32 2, ptr addrspace(1) %distant, align 4
+      br label %exit
+    exit:
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  // The store after the call and the one that runs only when %far is set
+  // are checked on their own: the span of all three would fail a correct
+  // launch whose buffer ends before element 1000.
+  EXPECT_EQ(checkCount(guarded.text), 3u) << guarded.text;
+}
+
 TEST(GuardBufferAccesses, PointersOfUnknownOriginAreCheckedAgainstEveryRange) {
   Guarded guarded = guard(R"(
     @table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]
