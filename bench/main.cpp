@@ -137,7 +137,6 @@ bench::Sizes quickSizes() {
   sizes.triadElements = size_t{1} << 22;
   sizes.triadRuns = 3;
   sizes.mathElements = size_t{1} << 18;
-  sizes.mathRuns = 2;
   return sizes;
 }
 
@@ -226,8 +225,7 @@ int main(int argc, char **argv) {
         column.compute = bench::peakCompute(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
-          column.math.push_back(
-              bench::mathThroughput(session, math, deviceSizes.mathElements, deviceSizes.mathRuns));
+          column.math.push_back(bench::mathThroughput(session, math, deviceSizes));
         if (simulated) {
           bench::SimulatorRates rates = bench::simulatorRates(session, 3);
           column.simCompute = rates.compute;

@@ -1,4 +1,6 @@
 #include "math_workloads.h"
+#include "device_facts.h"
+#include "launch_timing.h"
 #include "workload_support.h"
 
 #include <algorithm>
@@ -50,7 +52,8 @@ std::string kernelSource(const MathCase &math) {
   return source;
 }
 
-template <typename T> Figure run(const DeviceSession &session, const MathCase &math, size_t elements, size_t runs) {
+template <typename T>
+Figure run(const DeviceSession &session, const MathCase &math, size_t elements, const TimingPlan &plan) {
   std::vector<T> input(elements), output(elements);
   for (size_t i = 0; i < elements; ++i)
     input[i] = static_cast<T>(math.low + (math.high - math.low) * (static_cast<double>(i) / elements));
@@ -64,7 +67,14 @@ template <typename T> Figure run(const DeviceSession &session, const MathCase &m
     cl_mem inMem = in.get(), outMem = out.get();
     check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &inMem), "clSetKernelArg");
     check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &outMem), "clSetKernelArg");
-    const double best = bestKernelSeconds(session, kernel, elements, runs);
+    // Back-to-back launches, timed in batches: on a GPU a launch of these
+    // sizes takes about as long as the round trip of one enqueue and
+    // clFinish, which would be measured instead of the function.
+    Launch launch;
+    launch.kernel = kernel;
+    launch.global[0] = elements;
+    launch.driverChoosesLocal = true;
+    const double best = secondsPerLaunch(session, launch, plan);
     check(clEnqueueReadBuffer(session.queue(), outMem, CL_TRUE, 0, bytes, output.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
     for (size_t i = 0; i < elements; ++i) {
@@ -85,7 +95,9 @@ template <typename T> Figure run(const DeviceSession &session, const MathCase &m
 
 std::span<const MathCase> mathCases() { return kCases; }
 
-Figure mathThroughput(const DeviceSession &session, const MathCase &math, size_t elements, size_t runs) {
+Figure mathThroughput(const DeviceSession &session, const MathCase &math, const Sizes &sizes) {
+  const size_t elements = sizes.mathElements;
+  const TimingPlan plan = timingPlan(deviceFacts(session.device()), sizes.quick);
   if (std::string(math.type) == "double") {
     if (!deviceHasFp64(session.device())) {
       Figure figure;
@@ -93,9 +105,9 @@ Figure mathThroughput(const DeviceSession &session, const MathCase &math, size_t
       figure.unsupported = true;
       return figure;
     }
-    return run<double>(session, math, elements, runs);
+    return run<double>(session, math, elements, plan);
   }
-  return run<float>(session, math, elements, runs);
+  return run<float>(session, math, elements, plan);
 }
 
 } // namespace bench

@@ -24,10 +24,11 @@ struct MathCase {
 /// The functions measured, in table order.
 std::span<const MathCase> mathCases();
 
-/// Millions of results per second (best run). The result is checked against
+/// Millions of results per second (the best of back-to-back launches of
+/// sizes.mathElements inputs, timed in batches). The result is checked against
 /// `reference` within the case's tolerance (2^-19 for float, 2^-48 for
 /// double: loose enough for every platform's accuracy, tight enough to catch
 /// a wrong function). A device without fp64 gets an `unsupported` figure.
-Figure mathThroughput(const DeviceSession &session, const MathCase &math, size_t elements, size_t runs);
+Figure mathThroughput(const DeviceSession &session, const MathCase &math, const Sizes &sizes);
 
 } // namespace bench

@@ -20,7 +20,6 @@ struct Sizes {
   size_t triadElements = size_t{1} << 25; ///< floats per array (3 arrays)
   size_t triadRuns = 10;
   size_t mathElements = size_t{1} << 22; ///< inputs per math function
-  size_t mathRuns = 3;
 };
 
 /// A figure, or why there is none. `wrong` marks a result that did not
