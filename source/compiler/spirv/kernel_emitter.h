@@ -219,6 +219,10 @@ private:
   llvm::MapVector<llvm::Value *, WordVariable> wordVariables_;
   uint32_t privateWords_ = 0;
   Id privateSpace_ = 0;
+  /// The index of each space's last word (a constant or spec constant):
+  /// wordPointer clamps indices to it.
+  Id localLastWord_ = 0;
+  Id privateLastWord_ = 0;
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;

@@ -16,6 +16,8 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/MathExtras.h"
 
+#include "spirv/unified1/GLSL.std.450.h"
+
 #include <algorithm>
 
 namespace compiler::spirv {
@@ -108,6 +110,8 @@ llvm::Error KernelEmitter::declareWordMemory() {
     return llvm::Error::success();
   Id words = sizedAtRunTime ? builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {end, uint32(4)})
                             : uint32(localBytes / 4);
+  localLastWord_ = sizedAtRunTime ? builder_.specConstantOp(uint32Type(), spv::Op::OpISub, {words, uint32(1)})
+                                  : uint32(localBytes / 4 - 1);
   Id localSpace =
       builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, builder_.typeArray(uint32Type(), words)),
                         spv::StorageClass::Workgroup);
@@ -123,6 +127,7 @@ void KernelEmitter::emitFunctionVariables() {
   // OpVariable of the Function storage class must open the first block.
   if (!privateSpace_)
     return;
+  privateLastWord_ = uint32(privateWords_ - 1);
   Id arrayType = builder_.typeArray(uint32Type(), uint32(privateWords_));
   op(spv::Op::OpVariable, builder_.typePointer(spv::StorageClass::Function, arrayType),
      {uint32_t(spv::StorageClass::Function)}, privateSpace_);
@@ -173,8 +178,11 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
 
 Id KernelEmitter::wordPointer(llvm::Value *base, Id wordIndex) {
   const WordVariable &variable = wordVariables_[base];
-  return op(spv::Op::OpAccessChain, builder_.typePointer(variable.storage, uint32Type()),
-            {variable.variable, wordIndex});
+  // Clamped to the space's last word (vulkan_kernel_abi.h): a wild index
+  // must not reach the driver's memory.
+  Id last = variable.storage == spv::StorageClass::Workgroup ? localLastWord_ : privateLastWord_;
+  Id inRange = op(spv::Op::OpExtInst, uint32Type(), {builder_.importGlsl450(), GLSLstd450UMin, wordIndex, last});
+  return op(spv::Op::OpAccessChain, builder_.typePointer(variable.storage, uint32Type()), {variable.variable, inRange});
 }
 
 Id KernelEmitter::loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, const llvm::Instruction &user,
