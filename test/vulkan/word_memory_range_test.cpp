@@ -1,8 +1,10 @@
-// __local and private memory are word arrays whose indices the kernel
+// __local and private memory are word arrays whose write indices the kernel
 // clamps to their last word (compiler/abi/vulkan_kernel_abi.h): a store at a
 // wild index lands in the kernel's own memory, so it neither corrupts the
 // driver's memory (lavapipe runs shaders in the application's process; it
-// died of SIGSEGV without the clamp) nor faults the GPU.
+// died of SIGSEGV without the clamp) nor faults the GPU. On a CPU device
+// (lavapipe), where a wild read faults the process too, reads are clamped
+// as well.
 #include "vulkan_test.h"
 
 #include <cstdint>
@@ -12,6 +14,17 @@ namespace vulkantest {
 namespace {
 
 constexpr const char *kSource = R"(
+kernel void wild_read(global uint *out, uint index) {
+  local uint tile[4];
+  uint mine[4];
+  uint lid = get_local_id(0);
+  tile[lid] = lid;
+  for (int i = 0; i < 4; ++i)
+    mine[i] = i;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[lid] = tile[index] + mine[index];
+}
+
 kernel void wild(global uint *out, uint index) {
   local uint tile[4];
   local uint after[4];
@@ -69,6 +82,34 @@ TEST_P(WordMemoryRangeTest, StoresAtWildIndicesStayInTheKernelsOwnMemory) {
       }
     }
     EXPECT_LE(changed, 1u) << "index " << index;
+  }
+}
+
+TEST_P(WordMemoryRangeTest, ReadsAtWildIndicesOnACpuDeviceStayInTheKernelsOwnMemory) {
+  if (info().type != mux::DeviceType::CPU)
+    GTEST_SKIP() << "reads are clamped on CPU devices only";
+  std::optional<CompiledKernel> compiled = compileKernel(kSource, "wild_read");
+  if (!compiled) {
+    if (!HasFailure())
+      GTEST_SKIP() << "no compiler in this build";
+    return;
+  }
+  for (uint32_t index : {uint32_t(1) << 20, uint32_t(0xfffffff0)}) {
+    muxtest::BoundBuffer out = makeBuffer(4 * sizeof(uint32_t));
+    auto commandBuffer = makeCommandBuffer();
+    mux::NDRange range;
+    range.dimensions = 1;
+    range.globalSize = {4, 1, 1};
+    range.localSize = {4, 1, 1};
+    std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get()), muxtest::valueArg(index)};
+    MUX_ASSERT_OK(commandBuffer->ndrange(*compiled->kernel, args, range));
+    std::vector<uint32_t> values(4);
+    recordRead(*commandBuffer, *out.buffer, 0, values.data(), values.size() * sizeof(uint32_t));
+    ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success) << index;
+    finishReads();
+    // The last word of each array: tile[3] + mine[3].
+    for (uint32_t value : values)
+      EXPECT_EQ(value, 6u) << "index " << index;
   }
 }
 

@@ -265,6 +265,8 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   config.denormPreserveFloat32 = facts.properties12.shaderDenormPreserveFloat32;
   config.denormPreserveFloat64 = facts.properties12.shaderDenormPreserveFloat64;
   config.roundingModeRTZFloat32 = facts.properties12.shaderRoundingModeRTZFloat32;
+  // A CPU implementation runs shaders in the application's process.
+  config.clampWordMemoryReads = facts.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
   return config;
 }
 

@@ -436,7 +436,8 @@ llvm::Error KernelEmitter::emit() {
         if (argument.hasByValAttr()) {
           for (uint32_t word = 0; word < wordVariables_[&argument].words; ++word) {
             Id wordIndex = uint32(wordVariables_[&argument].staticOffset / 4 + word);
-            opNoResult(spv::Op::OpStore, {wordPointer(&argument, wordIndex), argumentWord(index, word)});
+            opNoResult(spv::Op::OpStore,
+                       {wordPointer(&argument, wordIndex, WordAccess::Write), argumentWord(index, word)});
           }
           continue;
         }

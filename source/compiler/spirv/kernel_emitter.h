@@ -115,7 +115,10 @@ private:
   llvm::Value *wordMemoryBase(llvm::Value *pointer);
   llvm::Error loadWordMemory(llvm::LoadInst &load);
   llvm::Error storeWordMemory(llvm::StoreInst &store);
-  Id wordPointer(llvm::Value *base, Id wordIndex);
+  /// Reads and writes (stores, atomics) of a word: a write's index is
+  /// clamped into its space.
+  enum class WordAccess { Read, Write };
+  Id wordPointer(llvm::Value *base, Id wordIndex, WordAccess access);
   /// Whether a load or store of `valueType` with `alignment` in word
   /// memory goes byte by byte (it may straddle two words).
   static bool isSplitIntoBytes(llvm::Type *valueType, llvm::Align alignment);

@@ -49,14 +49,15 @@
 // work-item fills the AccessReport at the launch field AccessReport before
 // it ends; the runtime then fails the command.
 //
-// __local and private memory. Each is one array of 32-bit words per kernel,
-// and the kernel clamps every index into it to its last word: an
-// out-of-range __local or private index neither corrupts the driver's
-// memory (lavapipe runs shaders in the application's process) nor faults
-// the GPU; it reads or overwrites some of the kernel's own memory, which
-// OpenCL C leaves undefined. (A scratch word past the kernel's would keep
-// its data, but a device with exactly the 32 KiB of __local memory OpenCL
-// requires, as lavapipe has, has no room for one.)
+// __local and private memory. Each is one array of 32-bit words per kernel.
+// The kernel clamps the index of every word it writes into the array (to
+// its last word), and on a device that runs shaders in the application's
+// process (VulkanTargetConfig::clampWordMemoryReads) of every word it reads
+// too: an out-of-range __local or private index then reads or overwrites
+// some of the kernel's own memory, which OpenCL C leaves undefined, instead
+// of the driver's. (A scratch word past the kernel's would keep its data,
+// but a device with exactly the 32 KiB of __local memory OpenCL requires,
+// as lavapipe has, has no room for one.)
 #pragma once
 
 #include <cstdint>

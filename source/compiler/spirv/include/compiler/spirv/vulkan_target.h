@@ -63,6 +63,11 @@ struct VulkanTargetConfig {
   bool denormPreserveFloat32 = false;
   bool denormPreserveFloat64 = false;
   bool roundingModeRTZFloat32 = false;
+  /// Clamp the indices of __local and private reads too, not only of
+  /// writes: for a driver that runs shaders in the application's process
+  /// (a CPU implementation such as lavapipe), where a wild read faults the
+  /// process.
+  bool clampWordMemoryReads = false;
 };
 
 std::unique_ptr<Target> createVulkanTarget(VulkanTargetConfig config);
