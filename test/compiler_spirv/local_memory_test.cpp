@@ -2,6 +2,9 @@
 // private arrays (Function word arrays).
 #include "spirv_test_support.h"
 
+#include "spirv/unified1/GLSL.std.450.h"
+#include "spirv/unified1/spirv.hpp"
+
 namespace compiler::spirv::test {
 namespace {
 
@@ -124,6 +127,42 @@ TEST(SpirvLocalMemory, WorkGroupCollectivesUseOneScratchSlotPerWorkItem) {
   ASSERT_EQ(built.binary.kernels.size(), 1u);
   EXPECT_EQ(built.binary.kernels[0].localMemSize, lavapipeConfig().maxWorkGroupSize * sizeof(int64_t));
   EXPECT_EQ(built.binary.globalVariableSize, 0u) << "the scratch is not a program-scope variable";
+}
+
+/// How many GLSL.std.450 UMin instructions `spirv` has.
+size_t uminCount(const std::vector<uint32_t> &spirv) {
+  size_t count = 0;
+  for (size_t i = 5; i < spirv.size();) {
+    const uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
+    if (words == 0)
+      break;
+    // OpExtInst: result type, result, set, instruction, operands.
+    count += opcode == spv::OpExtInst && words >= 5 && spirv[i + 4] == GLSLstd450UMin;
+    i += words;
+  }
+  return count;
+}
+
+TEST(SpirvLocalMemory, WriteIndicesAreClampedAndReadIndicesOnlyWhereConfigured) {
+  // Two word stores and four word loads of __local and private memory
+  // (a private array indexed at run time stays in memory).
+  const char *source = R"(
+    kernel void k(global uint *out, uint i, uint j) {
+      local uint tile[64];
+      uint mine[8];
+      tile[i & 63] = i;
+      mine[j & 7] = j;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[0] = tile[j & 63] + tile[(j + 1) & 63] + mine[i & 7] + mine[(i + 1) & 7];
+    })";
+  VulkanTargetConfig gpu = lavapipeConfig();
+  gpu.clampWordMemoryReads = false;
+  Built unclampedReads = buildOk(source, "", gpu);
+  VulkanTargetConfig cpu = lavapipeConfig();
+  cpu.clampWordMemoryReads = true;
+  Built clampedReads = buildOk(source, "", cpu);
+  EXPECT_EQ(uminCount(unclampedReads.binary.spirv), 2u);
+  EXPECT_EQ(uminCount(clampedReads.binary.spirv), 6u);
 }
 
 } // namespace
