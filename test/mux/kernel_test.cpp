@@ -2,8 +2,6 @@
 // load the binary, run a non-uniform 2-D range with offsets.
 #include "mux_test.h"
 
-#include "compiler/target.h"
-
 #include <cstring>
 
 namespace muxtest {
@@ -25,54 +23,9 @@ kernel void index_space(global int *ids, global int *shape, int scale, local int
 }
 )";
 
-/// Builds `source` and returns its kernel `name`, or skips the test when the
-/// device has no compiler.
-std::unique_ptr<mux::Kernel> buildKernel(mux::Device &device, const char *source, const char *name,
-                                         std::unique_ptr<mux::Executable> &executable) {
-  std::string log;
-  auto module = device.compiler().build(source, "-cl-std=CL3.0", log);
-  if (!module) {
-    llvm::Error error = module.takeError();
-    bool unsupported = false;
-    std::string message;
-    llvm::handleAllErrors(
-        std::move(error),
-        [&](const mux::StatusError &e) {
-          unsupported = e.status() == mux::Status::Unsupported;
-          message = e.message();
-        },
-        [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
-    if (unsupported)
-      return nullptr;
-    ADD_FAILURE() << "build failed: " << message << "\n" << log;
-    return nullptr;
-  }
-  auto binary = (*module)->binary();
-  if (!binary) {
-    ADD_FAILURE() << "binary: " << llvm::toString(binary.takeError());
-    return nullptr;
-  }
-  auto loaded = device.createExecutable(*binary);
-  if (!loaded) {
-    ADD_FAILURE() << "createExecutable: " << llvm::toString(loaded.takeError());
-    return nullptr;
-  }
-  executable = std::move(*loaded);
-  auto kernel = executable->createKernel(name);
-  if (!kernel) {
-    ADD_FAILURE() << "createKernel: " << llvm::toString(kernel.takeError());
-    return nullptr;
-  }
-  return std::move(*kernel);
-}
-
 TEST_P(KernelTest, NonUniformTwoDimensionalRangeWithOffsets) {
-  std::unique_ptr<mux::Executable> executable;
-  auto kernel = buildKernel(device(), kSource, "index_space", executable);
-  if (HasFailure())
-    return;
-  if (!kernel)
-    GTEST_SKIP() << "the device's compiler is unsupported";
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "index_space");
+  mux::Kernel *kernel = compiled->kernel.get();
   EXPECT_EQ(kernel->name(), "index_space");
   EXPECT_GE(kernel->maxWorkGroupSize(), 12u);
 
@@ -108,12 +61,8 @@ TEST_P(KernelTest, NonUniformTwoDimensionalRangeWithOffsets) {
 }
 
 TEST_P(KernelTest, EmptyRangeRunsNothing) {
-  std::unique_ptr<mux::Executable> executable;
-  auto kernel = buildKernel(device(), kSource, "index_space", executable);
-  if (HasFailure())
-    return;
-  if (!kernel)
-    GTEST_SKIP() << "the device's compiler is unsupported";
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "index_space");
+  mux::Kernel *kernel = compiled->kernel.get();
   BoundBuffer ids = makeBuffer(64), shape = makeBuffer(64);
   ASSERT_TRUE(ids.buffer && shape.buffer);
   upload(*ids.buffer, 0, std::vector<uint8_t>(64, 0x77));
@@ -130,12 +79,8 @@ TEST_P(KernelTest, EmptyRangeRunsNothing) {
 }
 
 TEST_P(KernelTest, BadLaunchesAreRejected) {
-  std::unique_ptr<mux::Executable> executable;
-  auto kernel = buildKernel(device(), kSource, "index_space", executable);
-  if (HasFailure())
-    return;
-  if (!kernel)
-    GTEST_SKIP() << "the device's compiler is unsupported";
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "index_space");
+  mux::Kernel *kernel = compiled->kernel.get();
   BoundBuffer ids = makeBuffer(64);
   ASSERT_TRUE(ids.buffer);
   std::vector<mux::KernelArg> args = {bufferArg(ids.buffer.get()), bufferArg(ids.buffer.get()), valueArg<int32_t>(1),

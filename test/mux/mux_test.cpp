@@ -1,5 +1,7 @@
 #include "mux_test.h"
 
+#include "compiler/target.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -39,6 +41,45 @@ BoundBuffer MuxTest::makeBuffer(uint64_t size, uint32_t properties) {
   result.memory = std::move(*memory);
   result.buffer = std::move(*buffer);
   return result;
+}
+
+std::optional<CompiledKernel> MuxTest::compileKernel(const char *source, const char *name) {
+  std::string log;
+  auto built = device().compiler().build(source, "-cl-std=CL3.0", log);
+  if (!built) {
+    bool unsupported = false;
+    std::string message;
+    llvm::handleAllErrors(
+        built.takeError(),
+        [&](const mux::StatusError &error) {
+          unsupported = error.status() == mux::Status::Unsupported;
+          message = error.message();
+        },
+        [&](const llvm::ErrorInfoBase &error) { message = error.message(); });
+    if (!unsupported)
+      ADD_FAILURE() << "build of '" << name << "' failed: " << message << "\n" << log;
+    return std::nullopt;
+  }
+  CompiledKernel compiled;
+  auto binary = (*built)->binary();
+  if (!binary) {
+    ADD_FAILURE() << "binary: " << llvm::toString(binary.takeError());
+    return std::nullopt;
+  }
+  compiled.binary = std::move(*binary);
+  auto executable = device().createExecutable(compiled.binary);
+  if (!executable) {
+    ADD_FAILURE() << "createExecutable: " << llvm::toString(executable.takeError());
+    return std::nullopt;
+  }
+  compiled.executable = std::move(*executable);
+  auto kernel = compiled.executable->createKernel(name);
+  if (!kernel) {
+    ADD_FAILURE() << "createKernel(" << name << "): " << llvm::toString(kernel.takeError());
+    return std::nullopt;
+  }
+  compiled.kernel = std::move(*kernel);
+  return compiled;
 }
 
 std::unique_ptr<mux::CommandBuffer> MuxTest::makeCommandBuffer() {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,17 @@ const std::vector<DeviceParam> &allDevices();
     FAIL() << #expr << ": " << llvm::toString(var##OrError.takeError());                                               \
   auto var = std::move(*var##OrError)
 
+/// Builds `source` with the device's compiler into `var` (a
+/// std::optional<CompiledKernel>, MuxTest::compileKernel), or ends the test:
+/// skipped when this build has no compiler, failed when the build failed.
+#define MUX_COMPILE_OR_SKIP(var, source, name)                                                                         \
+  std::optional<::muxtest::CompiledKernel> var = compileKernel(source, name);                                          \
+  if (!var) {                                                                                                          \
+    if (!HasFailure())                                                                                                 \
+      GTEST_SKIP() << "the device's compiler is unsupported";                                                          \
+    return;                                                                                                            \
+  }
+
 /// The Status `error` carries (Success when none), consuming it.
 inline mux::Status statusOf(llvm::Error error) { return mux::takeStatus(std::move(error)); }
 template <typename T> mux::Status statusOf(llvm::Expected<T> value) {
@@ -50,6 +62,13 @@ struct BoundBuffer {
   std::unique_ptr<mux::Buffer> buffer;
 };
 
+/// An OpenCL C kernel built by the device's own compiler and loaded.
+struct CompiledKernel {
+  std::vector<std::byte> binary;
+  std::unique_ptr<mux::Executable> executable;
+  std::unique_ptr<mux::Kernel> kernel;
+};
+
 class MuxTest : public ::testing::TestWithParam<DeviceParam> {
 protected:
   mux::Device &device() { return *GetParam().device; }
@@ -59,6 +78,10 @@ protected:
   /// (fatal failure on error).
   BoundBuffer makeBuffer(uint64_t size, uint32_t properties = mux::MemoryHostVisible);
   std::unique_ptr<mux::CommandBuffer> makeCommandBuffer();
+  /// Builds `source` (OpenCL C 3.0) with the device's compiler and loads its
+  /// kernel `name`. Nothing when it cannot: a failed test, or, without a
+  /// failure, a build whose compiler is unsupported (MUX_COMPILE_OR_SKIP).
+  std::optional<CompiledKernel> compileKernel(const char *source, const char *name);
   /// Finalizes `commandBuffer`, dispatches it with a fence and waits; returns
   /// the dispatch status.
   mux::Status runAndWait(mux::CommandBuffer &commandBuffer);

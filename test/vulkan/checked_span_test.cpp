@@ -25,15 +25,9 @@ constexpr size_t kElements = 64;
 
 class CheckedSpanTest : public VulkanTest {
 protected:
-  /// Builds the kernel; false (a skip or a failure) when it cannot.
-  bool loadSpill() {
-    compiled_ = compileKernel(kSource, "spill");
-    return compiled_.has_value();
-  }
-
   /// Runs spill(out, first, far) on one work-item over a zeroed buffer of
   /// kElements; `contents` is the buffer afterwards when the run succeeded.
-  mux::Status runSpill(uint32_t first, uint32_t far, std::vector<uint32_t> &contents) {
+  mux::Status runSpill(mux::Kernel &spill, uint32_t first, uint32_t far, std::vector<uint32_t> &contents) {
     const uint64_t bytes = kElements * sizeof(uint32_t);
     muxtest::BoundBuffer out = makeBuffer(bytes);
     contents.assign(kElements, 0);
@@ -44,7 +38,7 @@ protected:
     range.globalSize = {1, 1, 1};
     range.localSize = {1, 1, 1};
     std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get()), muxtest::valueArg(first), muxtest::valueArg(far)};
-    if (llvm::Error error = commandBuffer->ndrange(*compiled_->kernel, args, range)) {
+    if (llvm::Error error = commandBuffer->ndrange(spill, args, range)) {
       ADD_FAILURE() << llvm::toString(std::move(error));
       return mux::Status::Failure;
     }
@@ -57,45 +51,30 @@ protected:
     }
     return status;
   }
-
-private:
-  std::optional<CompiledKernel> compiled_;
 };
 
 TEST_P(CheckedSpanTest, ASpanInsideItsBufferRuns) {
-  if (!loadSpill()) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "spill");
   std::vector<uint32_t> contents;
-  ASSERT_EQ(runSpill(kElements - 4, 0, contents), mux::Status::Success);
+  ASSERT_EQ(runSpill(*compiled->kernel, kElements - 4, 0, contents), mux::Status::Success);
   for (size_t i = 0; i < kElements; ++i)
     EXPECT_EQ(contents[i], i >= kElements - 4 ? 10 + (i - (kElements - 4)) : 0) << i;
 }
 
 TEST_P(CheckedSpanTest, ASpanPastTheEndOfItsBufferFaults) {
-  if (!loadSpill()) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "spill");
   std::vector<uint32_t> contents;
   // Elements 62 and 63 exist, 64 and 65 do not.
-  EXPECT_EQ(runSpill(kElements - 2, 0, contents), mux::Status::KernelFault);
+  EXPECT_EQ(runSpill(*compiled->kernel, kElements - 2, 0, contents), mux::Status::KernelFault);
 }
 
 TEST_P(CheckedSpanTest, AnAccessInABranchNotTakenIsNotPartOfTheSpan) {
-  if (!loadSpill()) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "spill");
   std::vector<uint32_t> contents;
-  ASSERT_EQ(runSpill(0, 0, contents), mux::Status::Success);
+  ASSERT_EQ(runSpill(*compiled->kernel, 0, 0, contents), mux::Status::Success);
   EXPECT_EQ(contents[3], 13u);
   // Taken, element 1000 is outside the buffer.
-  EXPECT_EQ(runSpill(0, 1, contents), mux::Status::KernelFault);
+  EXPECT_EQ(runSpill(*compiled->kernel, 0, 1, contents), mux::Status::KernelFault);
 }
 
 INSTANTIATE_VULKAN_TEST(CheckedSpanTest);

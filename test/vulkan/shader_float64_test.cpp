@@ -55,12 +55,7 @@ TEST_P(ShaderFloat64Test, DoubleInsideGeneratedCodeGivesExactFmaAndSqrt) {
   if (!facts.features.features.shaderFloat64)
     GTEST_SKIP() << "the device has no shaderFloat64";
 
-  std::optional<CompiledKernel> compiled = compileKernel(kSource, "fused");
-  if (!compiled) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "fused");
   MUX_ASSERT_VALUE(decoded, compiler::decodeVulkanBinary(compiled->binary));
   // Doubles in the module although the kernel has none: the compiler was
   // told it may use them (whether or not the device claims cl_khr_fp64).

@@ -7,8 +7,6 @@
 #include "mux_test.h"
 
 #include <cstring>
-#include <memory>
-#include <optional>
 #include <vector>
 
 namespace vulkantest {
@@ -35,21 +33,10 @@ struct HostBuffer : muxtest::BoundBuffer {
   }
 };
 
-/// An OpenCL C kernel built by the device's own compiler and loaded.
-struct CompiledKernel {
-  std::vector<std::byte> binary;
-  std::unique_ptr<mux::Executable> executable;
-  std::unique_ptr<mux::Kernel> kernel;
-};
-
 class VulkanTest : public muxtest::MuxTest {
 protected:
   /// A bound buffer, mapped when `properties` include HostVisible.
   HostBuffer makeHostBuffer(uint64_t size, uint32_t properties = mux::MemoryHostVisible);
-  /// Builds `source` (OpenCL C 3.0) with the device's compiler and loads its
-  /// kernel `name`. Nothing when it cannot: a failed test, or, without a
-  /// failure, a build with no compiler (the stand-alone runtime's).
-  std::optional<CompiledKernel> compileKernel(const char *source, const char *name);
 };
 
 /// The vulkan devices among every registered target's.

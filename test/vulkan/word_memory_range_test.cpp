@@ -8,6 +8,7 @@
 #include "vulkan_test.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace vulkantest {
@@ -46,19 +47,12 @@ kernel void wild(global uint *out, uint index) {
 }
 )";
 
-using WordMemoryRangeTest = VulkanTest;
-
-TEST_P(WordMemoryRangeTest, StoresAtWildIndicesStayInTheKernelsOwnMemory) {
-  std::optional<CompiledKernel> compiled = compileKernel(kSource, "wild");
-  if (!compiled) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
-  mux::Kernel &kernel = *compiled->kernel;
-  // Far past the kernel's words (4 MiB, 16 GiB), and just past them.
-  for (uint32_t index : {uint32_t(1) << 20, uint32_t(0xfffffff0), uint32_t(8), uint32_t(12)}) {
-    const uint64_t bytes = 12 * sizeof(uint32_t);
+class WordMemoryRangeTest : public VulkanTest {
+protected:
+  /// Runs `kernel`(out, index) on one work-group of 4 and returns the first
+  /// `words` words of out; nothing (after a failure) when the run fails.
+  std::optional<std::vector<uint32_t>> runWithIndex(mux::Kernel &kernel, uint32_t index, size_t words) {
+    const uint64_t bytes = words * sizeof(uint32_t);
     muxtest::BoundBuffer out = makeBuffer(bytes);
     auto commandBuffer = makeCommandBuffer();
     mux::NDRange range;
@@ -66,18 +60,34 @@ TEST_P(WordMemoryRangeTest, StoresAtWildIndicesStayInTheKernelsOwnMemory) {
     range.globalSize = {4, 1, 1};
     range.localSize = {4, 1, 1};
     std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get()), muxtest::valueArg(index)};
-    MUX_ASSERT_OK(commandBuffer->ndrange(kernel, args, range));
-    std::vector<uint32_t> values(12);
+    if (llvm::Error error = commandBuffer->ndrange(kernel, args, range)) {
+      ADD_FAILURE() << llvm::toString(std::move(error));
+      return std::nullopt;
+    }
+    std::vector<uint32_t> values(words);
     recordRead(*commandBuffer, *out.buffer, 0, values.data(), bytes);
-    ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success) << index;
+    if (mux::Status status = runAndWait(*commandBuffer); status != mux::Status::Success) {
+      ADD_FAILURE() << "index " << index << ": the run failed: " << mux::statusName(status);
+      return std::nullopt;
+    }
     finishReads();
+    return values;
+  }
+};
+
+TEST_P(WordMemoryRangeTest, StoresAtWildIndicesStayInTheKernelsOwnMemory) {
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "wild");
+  // Far past the kernel's words (4 MiB, 16 GiB), and just past them.
+  for (uint32_t index : {uint32_t(1) << 20, uint32_t(0xfffffff0), uint32_t(8), uint32_t(12)}) {
+    std::optional<std::vector<uint32_t>> values = runWithIndex(*compiled->kernel, index, 12);
+    ASSERT_TRUE(values);
     // At most one word the kernel reads back took the wild store: the last
     // word of __local memory, wherever the layout put it.
     size_t changed = 0;
     for (size_t i = 0; i < 12; ++i) {
       const uint32_t expected = i < 4 ? 1u : i < 8 ? 2u : 3u;
-      if (values[i] != expected) {
-        EXPECT_EQ(values[i], 99u) << "index " << index << ", element " << i;
+      if ((*values)[i] != expected) {
+        EXPECT_EQ((*values)[i], 99u) << "index " << index << ", element " << i;
         ++changed;
       }
     }
@@ -88,27 +98,12 @@ TEST_P(WordMemoryRangeTest, StoresAtWildIndicesStayInTheKernelsOwnMemory) {
 TEST_P(WordMemoryRangeTest, ReadsAtWildIndicesOnACpuDeviceStayInTheKernelsOwnMemory) {
   if (info().type != mux::DeviceType::CPU)
     GTEST_SKIP() << "reads are clamped on CPU devices only";
-  std::optional<CompiledKernel> compiled = compileKernel(kSource, "wild_read");
-  if (!compiled) {
-    if (!HasFailure())
-      GTEST_SKIP() << "no compiler in this build";
-    return;
-  }
+  MUX_COMPILE_OR_SKIP(compiled, kSource, "wild_read");
   for (uint32_t index : {uint32_t(1) << 20, uint32_t(0xfffffff0)}) {
-    muxtest::BoundBuffer out = makeBuffer(4 * sizeof(uint32_t));
-    auto commandBuffer = makeCommandBuffer();
-    mux::NDRange range;
-    range.dimensions = 1;
-    range.globalSize = {4, 1, 1};
-    range.localSize = {4, 1, 1};
-    std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get()), muxtest::valueArg(index)};
-    MUX_ASSERT_OK(commandBuffer->ndrange(*compiled->kernel, args, range));
-    std::vector<uint32_t> values(4);
-    recordRead(*commandBuffer, *out.buffer, 0, values.data(), values.size() * sizeof(uint32_t));
-    ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success) << index;
-    finishReads();
+    std::optional<std::vector<uint32_t>> values = runWithIndex(*compiled->kernel, index, 4);
+    ASSERT_TRUE(values);
     // The last word of each array: tile[3] + mine[3].
-    for (uint32_t value : values)
+    for (uint32_t value : *values)
       EXPECT_EQ(value, 6u) << "index " << index;
   }
 }
