@@ -1,5 +1,8 @@
-// OpenCL 1.x and C11 atomics on __global memory, 32- and 64-bit.
+// OpenCL 1.x and C11 atomics on __global and __local memory, 32- and
+// 64-bit.
 #include "spirv_test_support.h"
+
+#include "spirv/unified1/spirv.hpp"
 
 namespace compiler::spirv::test {
 namespace {
@@ -37,6 +40,81 @@ TEST(SpirvAtomics, C11) {
       atomic_store_explicit(a + 4, v, memory_order_release, memory_scope_work_group);
     })",
           "-cl-std=CL3.0");
+}
+
+// A kernel with 64-bit __local atomics keeps __local memory in 64-bit words:
+// its 32-bit __local atomics become compare-exchange loops on them, and
+// plain and byte accesses of the same memory still work.
+constexpr const char *kMixedLocalAtomics = R"(
+    #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+    #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+    kernel void k(global long *out, local int *counts) {
+      local long total;
+      local uchar flags[16];
+      uint lid = get_local_id(0);
+      if (lid == 0)
+        total = 0;
+      counts[lid] = 0;
+      flags[lid & 15] = (uchar)lid;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atom_add(&total, (long)lid << 33);
+      atom_max(&total, 5L);
+      int old = atomic_inc(&counts[0]);
+      atomic_cmpxchg(&counts[1], old, old + 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[lid] = total + counts[0] + flags[15 - (lid & 15)];
+    })";
+
+TEST(SpirvAtomics, Local64WidensNarrowLocalAtomics) {
+  Built built = buildOk(kMixedLocalAtomics, "-cl-std=CL1.2");
+  // atom_add and atom_max stay single instructions; atomic_inc and
+  // atomic_cmpxchg each become a loop of one 64-bit compare-exchange.
+  EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicCompareExchange), 2u);
+  EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicIAdd), 1u);
+  EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicSMax), 1u);
+}
+
+TEST(SpirvAtomics, Local32StaysInWords) {
+  Built built = buildOk(R"(
+    kernel void k(global int *out) {
+      local int counts[2];
+      if (get_local_id(0) < 2)
+        counts[get_local_id(0)] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int old = atomic_inc(&counts[0]);
+      atomic_cmpxchg(&counts[1], old, old + 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = counts[0] + counts[1];
+    })");
+  EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicCompareExchange), 1u);
+  EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicIIncrement) +
+                opcodeCount(built.binary.spirv, spv::OpAtomicIAdd),
+            1u);
+}
+
+TEST(SpirvAtomics, C11LocalLoadsAndStores) {
+  for (const char *type : {"int", "long"}) {
+    SCOPED_TRACE(type);
+    buildOk(std::string("#define T ") + type + "\n#define AT atomic_" + type + R"(
+      kernel void k(global T *out) {
+        local AT cell;
+        if (get_local_id(0) == 0)
+          atomic_store_explicit(&cell, (T)7, memory_order_relaxed, memory_scope_work_group);
+        work_group_barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(0)] = atomic_load_explicit(&cell, memory_order_relaxed, memory_scope_work_group);
+      })",
+            "-cl-std=CL3.0");
+  }
+}
+
+TEST(SpirvAtomics, Local64FailsWithoutDeviceAtomics) {
+  VulkanTargetConfig config = lavapipeConfig();
+  config.atomicInt64 = false;
+  std::string log;
+  auto module = createVulkanTarget(config)->build(kMixedLocalAtomics, "-cl-std=CL1.2", log);
+  ASSERT_FALSE(module);
+  llvm::consumeError(module.takeError());
+  EXPECT_NE(log.find("64-bit atomics on this device"), std::string::npos) << log;
 }
 
 } // namespace

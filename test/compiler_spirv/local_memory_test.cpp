@@ -131,16 +131,10 @@ TEST(SpirvLocalMemory, WorkGroupCollectivesUseOneScratchSlotPerWorkItem) {
 
 /// How many GLSL.std.450 UMin instructions `spirv` has.
 size_t uminCount(const std::vector<uint32_t> &spirv) {
-  size_t count = 0;
-  for (size_t i = 5; i < spirv.size();) {
-    const uint32_t words = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
-    if (words == 0)
-      break;
-    // OpExtInst: result type, result, set, instruction, operands.
-    count += opcode == spv::OpExtInst && words >= 5 && spirv[i + 4] == GLSLstd450UMin;
-    i += words;
-  }
-  return count;
+  // OpExtInst: result type, result, set, instruction, operands.
+  return countInstructions(spirv, [](std::span<const uint32_t> words) {
+    return (words[0] & 0xffff) == spv::OpExtInst && words.size() >= 5 && words[4] == GLSLstd450UMin;
+  });
 }
 
 TEST(SpirvLocalMemory, WriteIndicesAreClampedAndReadIndicesOnlyWhereConfigured) {

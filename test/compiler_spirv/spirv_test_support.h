@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <span>
 #include <string>
 
 namespace compiler::spirv::test {
@@ -91,6 +92,25 @@ inline std::string buildFails(const std::string &source, const std::string &opti
   if (!module)
     llvm::consumeError(module.takeError());
   return log;
+}
+
+/// How many instructions of `spirv` (a whole module) satisfy `matches`,
+/// which sees each instruction's words (opcode word first).
+template <typename Predicate> size_t countInstructions(const std::vector<uint32_t> &spirv, Predicate matches) {
+  size_t count = 0;
+  for (size_t i = 5; i < spirv.size();) {
+    const uint32_t words = spirv[i] >> 16;
+    if (words == 0 || i + words > spirv.size())
+      break;
+    count += matches(std::span<const uint32_t>(spirv.data() + i, words)) ? 1 : 0;
+    i += words;
+  }
+  return count;
+}
+
+/// How many instructions of `spirv` have `opcode`.
+inline size_t opcodeCount(const std::vector<uint32_t> &spirv, uint32_t opcode) {
+  return countInstructions(spirv, [&](std::span<const uint32_t> words) { return (words[0] & 0xffff) == opcode; });
 }
 
 inline const VulkanKernelBinaryInfo *kernelNamed(const VulkanBinary &binary, const std::string &name) {

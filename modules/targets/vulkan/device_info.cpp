@@ -118,7 +118,9 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.halfFp.infNan = true;
     info.halfFp.denorms = controls.shaderDenormPreserveFloat16;
   }
-  info.atomics64 = compiler::kVulkanLocalInt64Atomics && facts.atomicInt64Usable();
+  // cl_khr_int64_base_atomics covers __local memory too: a kernel with
+  // 64-bit __local atomics keeps its __local memory in 64-bit words.
+  info.atomics64 = facts.atomicInt64Usable();
   info.preferredVectorWidth = {1, 1, 1, 1, 1, info.fp64 ? 1u : 0u, info.fp16 ? 1u : 0u};
   info.nativeVectorWidth = info.preferredVectorWidth;
 }

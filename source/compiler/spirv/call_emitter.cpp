@@ -618,6 +618,15 @@ Id KernelEmitter::failureSemantics(llvm::AtomicOrdering ordering) {
   return llvm::isAcquireOrStronger(ordering) ? uint32(kAcquire | storageSemantics_) : uint32(0);
 }
 
+llvm::Error KernelEmitter::requireAtomicWidth(const llvm::Instruction &instruction, llvm::Type *valueType) {
+  if (valueType->getPrimitiveSizeInBits() != 64)
+    return llvm::Error::success();
+  if (!state_.config.atomicInt64)
+    return unsupported(instruction, "64-bit atomics on this device");
+  builder_.capability(spv::Capability::Int64Atomics);
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
   llvm::Value *pointer = nullptr;
   llvm::Type *valueType = nullptr;
@@ -641,16 +650,11 @@ llvm::Error KernelEmitter::emitAtomic(llvm::Instruction &instruction) {
   if (!valueType->isIntegerTy(32) && !valueType->isIntegerTy(64))
     return unsupported(
         instruction, "atomics on " + llvm::Twine(valueType->isFloatingPointTy() ? "floating-point" : "this") + " type");
-  if (valueType->isIntegerTy(64)) {
-    if (!state_.config.atomicInt64)
-      return unsupported(instruction, "64-bit atomics on this device");
-    builder_.capability(spv::Capability::Int64Atomics);
-  }
+  if (llvm::Error error = requireAtomicWidth(instruction, valueType))
+    return error;
   llvm::Error error = llvm::Error::success();
   bool isLocal = !isGlobalPointer(pointer->getType());
-  if (isLocal && !valueType->isIntegerTy(32))
-    return unsupported(instruction, "64-bit atomics on __local memory");
-  Id address = isLocal ? wordMemoryAtomicPointer(pointer, instruction, error)
+  Id address = isLocal ? wordMemoryAtomicPointer(pointer, valueType, instruction, error)
                        : physicalPointer(pointer, valueType, instruction, error);
   if (error)
     return error;

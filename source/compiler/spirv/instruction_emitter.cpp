@@ -469,6 +469,8 @@ llvm::Error KernelEmitter::emitMemory(llvm::Instruction &instruction) {
     if (load->isAtomic()) {
       if (!load->getType()->isIntegerTy(32) && !load->getType()->isIntegerTy(64))
         return unsupported(instruction, "atomic loads of this type");
+      if (llvm::Error error = requireAtomicWidth(*load, load->getType()))
+        return error;
       op(spv::Op::OpAtomicLoad, type(load->getType()),
          {pointer, atomicScope(load->getSyncScopeID()), atomicSemantics(load->getOrdering())}, result);
       return llvm::Error::success();
@@ -488,6 +490,8 @@ llvm::Error KernelEmitter::emitMemory(llvm::Instruction &instruction) {
     if (store->isAtomic()) {
       if (!stored->getType()->isIntegerTy(32) && !stored->getType()->isIntegerTy(64))
         return unsupported(instruction, "atomic stores of this type");
+      if (llvm::Error error = requireAtomicWidth(*store, stored->getType()))
+        return error;
       opNoResult(spv::Op::OpAtomicStore,
                  {pointer, atomicScope(store->getSyncScopeID()), atomicSemantics(store->getOrdering()), storedId});
       return llvm::Error::success();

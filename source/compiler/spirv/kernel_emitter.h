@@ -118,7 +118,20 @@ private:
   /// Reads and writes (stores, atomics) of a word: a write's index is
   /// clamped into its space.
   enum class WordAccess { Read, Write };
+  /// A pointer to word `wordIndex` of `base`'s space: a 32-bit word, or a
+  /// 64-bit one where the space has wide words.
   Id wordPointer(llvm::Value *base, Id wordIndex, WordAccess access);
+  /// Whether `base`'s space is __local memory kept as 64-bit words (the
+  /// kernel has 64-bit __local atomics; word_memory.cpp).
+  bool hasWideWords(llvm::Value *base);
+  /// The 32-bit word `wordIndex` of `base`'s space, read and written
+  /// whatever width the space's words have; mergeIntoWord writes the bits
+  /// of `bits` outside `keep`, leaving other work-items' bytes intact.
+  Id loadWord(llvm::Value *base, Id wordIndex);
+  void storeWord(llvm::Value *base, Id wordIndex, Id word);
+  void mergeIntoWord(llvm::Value *base, Id wordIndex, Id keep, Id bits);
+  /// The shift (a 64-bit 0 or 32) of 32-bit word `wordIndex` in its wide word.
+  Id halfShift(Id wordIndex);
   /// Whether a load or store of `valueType` with `alignment` in word
   /// memory goes byte by byte (it may straddle two words).
   static bool isSplitIntoBytes(llvm::Type *valueType, llvm::Align alignment);
@@ -129,8 +142,13 @@ private:
   Id loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, const llvm::Instruction &user, llvm::Error &error);
   llvm::Error storeWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, Id stored,
                            const llvm::Instruction &user);
-  Id wordMemoryAtomicPointer(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error);
+  /// The __local word an atomic of `valueType` at `pointer` works on.
+  Id wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valueType, const llvm::Instruction &user,
+                             llvm::Error &error);
   llvm::Error emitAtomic(llvm::Instruction &instruction);
+  /// Fails a 64-bit atomic where the device has none; otherwise declares
+  /// the capability it needs.
+  llvm::Error requireAtomicWidth(const llvm::Instruction &instruction, llvm::Type *valueType);
   llvm::Error emitCast(llvm::CastInst &cast);
   llvm::Error emitCompare(llvm::CmpInst &compare);
   llvm::Error emitBinary(llvm::BinaryOperator &binary);
@@ -225,6 +243,8 @@ private:
   /// The index of each space's last word (a constant or spec constant):
   /// wordPointer clamps indices to it.
   Id localLastWord_ = 0;
+  /// __local memory as 64-bit words (usesLocalInt64Atomics).
+  bool wideLocalWords_ = false;
   Id privateLastWord_ = 0;
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;

@@ -79,6 +79,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
   passes.addPass(ExpandVectorIntegerBitcastsPass());
   passes.addPass(SplitVolatileVectorsPass());
   passes.addPass(ExpandMemoryIntrinsicsPass());
+  passes.addPass(WidenLocalAtomicsPass());
   // GPUs run each work-item's code as scalars: vectors become scalars
   // (also those of 8 and 16 elements, which Vulkan SPIR-V does not have).
   // Then structured control flow, the order notes/vulkan-route.md measured

@@ -7,8 +7,13 @@
 // Accesses of 32- and 64-bit values are whole words; 8- and 16-bit stores to
 // __local memory change their bits of the word with atomic and/or, so that
 // work-items writing neighbouring bytes do not race.
+// A kernel with 64-bit __local atomics keeps its __local memory as 64-bit
+// words instead (a Vulkan atomic needs a variable of its width); there a
+// 32-bit word is half of one, written with atomic and/or too, and its
+// 32-bit atomics are compare-exchange loops (widen_local_atomics.cpp).
 #include "build_failure.h"
 #include "kernel_emitter.h"
+#include "passes/vulkan_passes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
@@ -108,12 +113,23 @@ llvm::Error KernelEmitter::declareWordMemory() {
     }
   if (!sizedAtRunTime && !localBytes)
     return llvm::Error::success();
-  Id words = sizedAtRunTime ? builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {end, uint32(4)})
-                            : uint32(localBytes / 4);
-  localLastWord_ = sizedAtRunTime ? builder_.specConstantOp(uint32Type(), spv::Op::OpISub, {words, uint32(1)})
-                                  : uint32(localBytes / 4 - 1);
+  // Without the device's 64-bit atomics the build fails at the first one.
+  wideLocalWords_ = state_.config.atomicInt64 && usesLocalInt64Atomics(kernel_);
+  const uint32_t wordBytes = wideLocalWords_ ? 8 : 4;
+  if (wideLocalWords_)
+    builder_.capability(spv::Capability::Int64Atomics);
+  Id words;
+  if (sizedAtRunTime) {
+    Id rounded = builder_.specConstantOp(uint32Type(), spv::Op::OpIAdd, {end, uint32(wordBytes - 1)});
+    words = builder_.specConstantOp(uint32Type(), spv::Op::OpUDiv, {rounded, uint32(wordBytes)});
+    localLastWord_ = builder_.specConstantOp(uint32Type(), spv::Op::OpISub, {words, uint32(1)});
+  } else {
+    words = uint32((localBytes + wordBytes - 1) / wordBytes);
+    localLastWord_ = uint32((localBytes + wordBytes - 1) / wordBytes - 1);
+  }
+  Id wordType = wideLocalWords_ ? uint64Type() : uint32Type();
   Id localSpace =
-      builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, builder_.typeArray(uint32Type(), words)),
+      builder_.variable(builder_.typePointer(spv::StorageClass::Workgroup, builder_.typeArray(wordType, words)),
                         spv::StorageClass::Workgroup);
   builder_.name(localSpace, kernel_.getName().str() + ".local");
   interface_.push_back(localSpace);
@@ -176,6 +192,10 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
   return base;
 }
 
+bool KernelEmitter::hasWideWords(llvm::Value *base) {
+  return wideLocalWords_ && wordVariables_[base].storage == spv::StorageClass::Workgroup;
+}
+
 Id KernelEmitter::wordPointer(llvm::Value *base, Id wordIndex, WordAccess access) {
   const WordVariable &variable = wordVariables_[base];
   // A write's index is clamped to the space's last word
@@ -187,8 +207,55 @@ Id KernelEmitter::wordPointer(llvm::Value *base, Id wordIndex, WordAccess access
     Id last = variable.storage == spv::StorageClass::Workgroup ? localLastWord_ : privateLastWord_;
     wordIndex = op(spv::Op::OpExtInst, uint32Type(), {builder_.importGlsl450(), GLSLstd450UMin, wordIndex, last});
   }
-  return op(spv::Op::OpAccessChain, builder_.typePointer(variable.storage, uint32Type()),
-            {variable.variable, wordIndex});
+  Id wordType = hasWideWords(base) ? uint64Type() : uint32Type();
+  return op(spv::Op::OpAccessChain, builder_.typePointer(variable.storage, wordType), {variable.variable, wordIndex});
+}
+
+Id KernelEmitter::halfShift(Id wordIndex) {
+  Id odd = op(spv::Op::OpBitwiseAnd, uint32Type(), {wordIndex, uint32(1)});
+  return op(spv::Op::OpUConvert, uint64Type(), {op(spv::Op::OpShiftLeftLogical, uint32Type(), {odd, uint32(5)})});
+}
+
+Id KernelEmitter::loadWord(llvm::Value *base, Id wordIndex) {
+  if (!hasWideWords(base))
+    return op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex, WordAccess::Read)});
+  Id wide = op(spv::Op::OpShiftRightLogical, uint32Type(), {wordIndex, uint32(1)});
+  Id pair = op(spv::Op::OpLoad, uint64Type(), {wordPointer(base, wide, WordAccess::Read)});
+  return op(spv::Op::OpUConvert, uint32Type(),
+            {op(spv::Op::OpShiftRightLogical, uint64Type(), {pair, halfShift(wordIndex)})});
+}
+
+void KernelEmitter::storeWord(llvm::Value *base, Id wordIndex, Id word) {
+  if (hasWideWords(base))
+    mergeIntoWord(base, wordIndex, uint32(0), word);
+  else
+    opNoResult(spv::Op::OpStore, {wordPointer(base, wordIndex, WordAccess::Write), word});
+}
+
+void KernelEmitter::mergeIntoWord(llvm::Value *base, Id wordIndex, Id keep, Id bits) {
+  // Other work-items may write the other bytes of a __local word.
+  Id scope = uint32(kScopeWorkgroup), relaxed = uint32(0);
+  if (hasWideWords(base)) {
+    Id wide = op(spv::Op::OpShiftRightLogical, uint32Type(), {wordIndex, uint32(1)});
+    Id pointer = wordPointer(base, wide, WordAccess::Write);
+    Id shift = halfShift(wordIndex);
+    auto widen = [&](Id word) {
+      return op(spv::Op::OpShiftLeftLogical, uint64Type(), {op(spv::Op::OpUConvert, uint64Type(), {word}), shift});
+    };
+    Id keepPair = op(spv::Op::OpNot, uint64Type(), {widen(op(spv::Op::OpNot, uint32Type(), {keep}))});
+    op(spv::Op::OpAtomicAnd, uint64Type(), {pointer, scope, relaxed, keepPair});
+    op(spv::Op::OpAtomicOr, uint64Type(), {pointer, scope, relaxed, widen(bits)});
+    return;
+  }
+  Id pointer = wordPointer(base, wordIndex, WordAccess::Write);
+  if (wordVariables_[base].storage == spv::StorageClass::Workgroup) {
+    op(spv::Op::OpAtomicAnd, uint32Type(), {pointer, scope, relaxed, keep});
+    op(spv::Op::OpAtomicOr, uint32Type(), {pointer, scope, relaxed, bits});
+    return;
+  }
+  Id word = op(spv::Op::OpLoad, uint32Type(), {pointer});
+  Id merged = op(spv::Op::OpBitwiseOr, uint32Type(), {op(spv::Op::OpBitwiseAnd, uint32Type(), {word, keep}), bits});
+  opNoResult(spv::Op::OpStore, {pointer, merged});
 }
 
 Id KernelEmitter::loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *valueType, const llvm::Instruction &user,
@@ -217,18 +284,18 @@ Id KernelEmitter::loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *valu
     return words[1];
   }
   if (bits == 32 || (valueType->isPointerTy() && !isGlobalPointer(valueType))) {
-    Id word = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex, WordAccess::Read)});
+    Id word = loadWord(base, wordIndex);
     return valueTypeId == uint32Type() ? word : op(spv::Op::OpBitcast, valueTypeId, {word});
   }
   if (bits == 64) {
-    Id low = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex, WordAccess::Read)});
+    Id low = loadWord(base, wordIndex);
     Id nextIndex = op(spv::Op::OpIAdd, uint32Type(), {wordIndex, uint32(1)});
-    Id high = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, nextIndex, WordAccess::Read)});
+    Id high = loadWord(base, nextIndex);
     Id pair = op(spv::Op::OpCompositeConstruct, builder_.typeVector(uint32Type(), 2), {low, high});
     return op(spv::Op::OpBitcast, valueTypeId, {pair});
   }
   if ((bits == 8 || bits == 16) && !valueType->isVectorTy()) {
-    Id word = op(spv::Op::OpLoad, uint32Type(), {wordPointer(base, wordIndex, WordAccess::Read)});
+    Id word = loadWord(base, wordIndex);
     Id shift = op(spv::Op::OpShiftLeftLogical, uint32Type(),
                   {op(spv::Op::OpBitwiseAnd, uint32Type(), {byteOffset, uint32(3)}), uint32(3)});
     Id shifted = op(spv::Op::OpShiftRightLogical, uint32Type(), {word, shift});
@@ -256,16 +323,14 @@ llvm::Error KernelEmitter::storeWordsAt(llvm::Value *base, Id byteOffset, llvm::
   }
   if (bits == 32 || (valueType->isPointerTy() && !isGlobalPointer(valueType))) {
     Id word = type(valueType) == uint32Type() ? stored : op(spv::Op::OpBitcast, uint32Type(), {stored});
-    opNoResult(spv::Op::OpStore, {wordPointer(base, wordIndex, WordAccess::Write), word});
+    storeWord(base, wordIndex, word);
     return llvm::Error::success();
   }
   if (bits == 64) {
     Id pair = op(spv::Op::OpBitcast, builder_.typeVector(uint32Type(), 2), {stored});
-    opNoResult(spv::Op::OpStore, {wordPointer(base, wordIndex, WordAccess::Write),
-                                  op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 0})});
+    storeWord(base, wordIndex, op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 0}));
     Id nextIndex = op(spv::Op::OpIAdd, uint32Type(), {wordIndex, uint32(1)});
-    opNoResult(spv::Op::OpStore, {wordPointer(base, nextIndex, WordAccess::Write),
-                                  op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 1})});
+    storeWord(base, nextIndex, op(spv::Op::OpCompositeExtract, uint32Type(), {pair, 1}));
     return llvm::Error::success();
   }
   if ((bits == 8 || bits == 16) && !valueType->isVectorTy()) {
@@ -276,18 +341,7 @@ llvm::Error KernelEmitter::storeWordsAt(llvm::Value *base, Id byteOffset, llvm::
         op(spv::Op::OpShiftLeftLogical, uint32Type(), {op(spv::Op::OpUConvert, uint32Type(), {narrow}), shift});
     Id mask = op(spv::Op::OpShiftLeftLogical, uint32Type(), {uint32(bits == 8 ? 0xffu : 0xffffu), shift});
     Id keep = op(spv::Op::OpNot, uint32Type(), {mask});
-    Id pointer = wordPointer(base, wordIndex, WordAccess::Write);
-    if (wordVariables_[base].storage == spv::StorageClass::Workgroup) {
-      // Other work-items may write the other bytes of this word.
-      Id scope = uint32(kScopeWorkgroup), relaxed = uint32(0);
-      op(spv::Op::OpAtomicAnd, uint32Type(), {pointer, scope, relaxed, keep});
-      op(spv::Op::OpAtomicOr, uint32Type(), {pointer, scope, relaxed, bitsInWord});
-    } else {
-      Id word = op(spv::Op::OpLoad, uint32Type(), {pointer});
-      Id merged =
-          op(spv::Op::OpBitwiseOr, uint32Type(), {op(spv::Op::OpBitwiseAnd, uint32Type(), {word, keep}), bitsInWord});
-      opNoResult(spv::Op::OpStore, {pointer, merged});
-    }
+    mergeIntoWord(base, wordIndex, keep, bitsInWord);
     return llvm::Error::success();
   }
   return unsupported(user, "stores of this type to __local or private memory");
@@ -342,9 +396,16 @@ llvm::Error KernelEmitter::loadWordMemory(llvm::LoadInst &load) {
   llvm::Value *base = wordMemoryBase(load.getPointerOperand());
   if (!isWordMemory(load.getPointerOperandType()) || !base)
     return unsupported(load, "this pointer (its __local or private variable is not known)");
-  if (load.isAtomic())
-    return unsupported(load, "atomic loads from __local memory");
   llvm::Error error = llvm::Error::success();
+  if (load.isAtomic()) {
+    Id pointer = wordMemoryAtomicPointer(load.getPointerOperand(), load.getType(), load, error);
+    if (error)
+      return error;
+    storageSemantics_ = kWorkgroupMemory;
+    op(spv::Op::OpAtomicLoad, type(load.getType()),
+       {pointer, atomicScope(load.getSyncScopeID()), atomicSemantics(load.getOrdering())}, values_.lookup(&load));
+    return llvm::Error::success();
+  }
   Id loaded = isSplitIntoBytes(load.getType(), load.getAlign())
                   ? loadBytesAt(base, value(load.getPointerOperand()), load.getType(), load, error)
                   : loadWordsAt(base, value(load.getPointerOperand()), load.getType(), load, error);
@@ -358,24 +419,45 @@ llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
   llvm::Value *base = wordMemoryBase(store.getPointerOperand());
   if (!isWordMemory(store.getPointerOperandType()) || !base)
     return unsupported(store, "this pointer (its __local or private variable is not known)");
-  if (store.isAtomic())
-    return unsupported(store, "atomic stores to __local memory");
   llvm::Type *valueType = store.getValueOperand()->getType();
   Id stored = value(store.getValueOperand());
   if (!stored || !type(valueType))
     return unsupported(store, "stores of this value to __local or private memory");
+  if (store.isAtomic()) {
+    llvm::Error error = llvm::Error::success();
+    Id pointer = wordMemoryAtomicPointer(store.getPointerOperand(), valueType, store, error);
+    if (error)
+      return error;
+    storageSemantics_ = kWorkgroupMemory;
+    opNoResult(spv::Op::OpAtomicStore,
+               {pointer, atomicScope(store.getSyncScopeID()), atomicSemantics(store.getOrdering()), stored});
+    return llvm::Error::success();
+  }
   if (isSplitIntoBytes(valueType, store.getAlign()))
     return storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store);
   return storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
 }
 
-Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error) {
+Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valueType, const llvm::Instruction &user,
+                                          llvm::Error &error) {
   llvm::Value *base = wordMemoryBase(pointer);
-  if (!isWordMemory(pointer->getType()) || !base) {
+  if (!isWordMemory(pointer->getType()) || !base || wordVariables_[base].storage != spv::StorageClass::Workgroup) {
     error = unsupported(user, "atomics through this pointer");
     return 0;
   }
-  Id wordIndex = op(spv::Op::OpShiftRightLogical, uint32Type(), {value(pointer), uint32(2)});
+  // An atomic is one word of the kernel's __local words (32 or 64 bits):
+  // WidenLocalAtomicsPass made the others compare-exchange loops, and an
+  // integer type is all a word holds.
+  unsigned bits = valueType->getPrimitiveSizeInBits();
+  if (bits == 64 && !state_.config.atomicInt64) {
+    error = unsupported(user, "64-bit atomics on this device");
+    return 0;
+  }
+  if (!valueType->isIntegerTy() || bits != (wideLocalWords_ ? 64u : 32u)) {
+    error = unsupported(user, llvm::Twine(bits) + "-bit atomics on __local memory");
+    return 0;
+  }
+  Id wordIndex = op(spv::Op::OpShiftRightLogical, uint32Type(), {value(pointer), uint32(wideLocalWords_ ? 3 : 2)});
   return wordPointer(base, wordIndex, WordAccess::Write);
 }
 

@@ -62,6 +62,18 @@ struct SplitVolatileVectorsPass : llvm::PassInfoMixin<SplitVolatileVectorsPass> 
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Whether `function` has a 64-bit atomic access (read-modify-write,
+/// compare-exchange, atomic load or store) to __local memory: the emitter
+/// then keeps its __local memory as 64-bit words.
+bool usesLocalInt64Atomics(const llvm::Function &function);
+
+/// In such a function, every 32-bit __local atomic as a compare-exchange
+/// loop on the 64-bit word holding it (widen_local_atomics.cpp); before
+/// structurisation, which the loop needs.
+struct WidenLocalAtomicsPass : llvm::PassInfoMixin<WidenLocalAtomicsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// The longest memcpy/memmove/memset the emitter writes as word copies.
 inline constexpr uint64_t kMaxWordTransfer = 1024;
 

@@ -19,9 +19,6 @@ namespace compiler {
 /// runtime claims the matching OpenCL features only where these are true.
 /// Half-precision math (cl_khr_fp16): the builtins library has none.
 inline constexpr bool kVulkanHalfMath = false;
-/// 64-bit atomics on __local memory, which cl_khr_int64_base_atomics
-/// covers: the emitter keeps __local memory as an array of 32-bit words.
-inline constexpr bool kVulkanLocalInt64Atomics = false;
 /// The most private memory (every private variable and array of one
 /// work-item) a kernel may use; larger kernels fail the build. Vulkan has no
 /// limit to query; this is the per-thread maximum NVIDIA documents for its
