@@ -401,6 +401,27 @@ TEST_P(LocalMemoryTest, KernelLocalMemSize) {
   EXPECT_GE(kernelLocalMemSize(regions), none + 1 + 13 + 400);
 }
 
+TEST_P(LocalMemoryTest, PointersFromIntegers) {
+  constexpr size_t kGroup = 64, kGroups = 4;
+  std::vector<cl_int> in(kGroup * kGroups);
+  std::iota(in.begin(), in.end(), 1000);
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size() * sizeof(cl_int), in.data());
+  Mem output = buffer(CL_MEM_WRITE_ONLY, in.size() * sizeof(cl_int));
+  Kernel k = kernel(program_, "pointers_from_integers");
+  setArgs(k, output.get(), input.get());
+  size_t global = in.size(), local = kGroup;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  std::vector<cl_int> out = read<cl_int>(output, in.size());
+  for (size_t group = 0; group < kGroups; ++group)
+    for (size_t lid = 0; lid < kGroup; ++lid) {
+      // Slot lid was written by the work-item whose lid * 5 % 64 is lid
+      // (5 * 13 = 65).
+      const size_t writer = lid * 13 % kGroup;
+      const cl_int expected = in[group * kGroup + writer] + cl_int(lid * 10 + lid % 8);
+      ASSERT_EQ(out[group * kGroup + lid], expected) << "group " << group << ", work-item " << lid;
+    }
+}
+
 TEST_P(LocalMemoryTest, WorkGroupsIn1D2D3D) {
   struct Case {
     cl_uint dims;

@@ -249,3 +249,18 @@ kernel void exchange_nd(global uint *out, local uint *scratch) {
   uint value = scratch[(lin + 1) % size] * 2u + scratch[size - 1 - lin] + (uint)(size << 24);
   out[gid] = value;
 }
+
+// Pointers made from integers: each work-item stores through a __local
+// pointer rebuilt from an integer address (its slot of `tile` rotated by
+// 5), fills a private array through such pointers, then reads both back.
+kernel void pointers_from_integers(global int *out, global const int *in) {
+  local int tile[64];
+  int mine[8];
+  size_t lid = get_local_id(0);
+  uintptr_t tileAddress = (uintptr_t)tile, mineAddress = (uintptr_t)mine;
+  *(local int *)(tileAddress + ((lid * 5) % 64) * sizeof(int)) = in[get_global_id(0)];
+  for (int i = 0; i < 8; ++i)
+    *(int *)(mineAddress + i * sizeof(int)) = (int)lid * 10 + i;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[lid] + *(int *)(mineAddress + (lid % 8) * sizeof(int));
+}

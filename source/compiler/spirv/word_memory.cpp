@@ -183,6 +183,17 @@ llvm::Value *KernelEmitter::wordMemoryBase(llvm::Value *pointer) {
       }
       base = incomingBase;
     }
+  } else if (auto *cast = llvm::dyn_cast<llvm::Operator>(pointer);
+             cast && cast->getOpcode() == llvm::Instruction::IntToPtr && isWordMemory(pointer->getType())) {
+    // A space's memory is one array, so an integer is an offset into it:
+    // any variable of the space serves as the base.
+    auto storage =
+        pointer->getType()->getPointerAddressSpace() == 3 ? spv::StorageClass::Workgroup : spv::StorageClass::Function;
+    for (auto &[candidate, variable] : wordVariables_)
+      if (variable.storage == storage) {
+        base = candidate;
+        break;
+      }
   } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(pointer)) {
     llvm::Value *first = wordMemoryBase(select->getTrueValue());
     llvm::Value *second = wordMemoryBase(select->getFalseValue());
