@@ -11,13 +11,15 @@
 // exp2 and exp10 multiply x by ln2 / ln10 in double-double first. expm1
 // subtracts 1 from the double-double 2^k * exp(r) before rounding.
 //
-// log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), log(m) = 2*atanh(s),
+// log (the double-double kernel, for log2, log10, log1p and pow; the double
+// log itself is one plain-double evaluation, below):
+// x = 2^e * m with m in [sqrt(1/2), sqrt(2)), log(m) = 2*atanh(s),
 // s = (m-1)/(m+1) (|s| < 0.172, s^2 < 2^-5.08), evaluated in double-double
 // as 2s*(1 + z/3 + z^2/5 + z^3/7 + z^4*T(z)), z = s^2, with T(z) = 1/9 +
 // z/11 + ... + z^10/29 in double: relative error below 2^-70, which pow
 // needs. log(x) = e*ln2 + log(m) in double-double, log2 and log10 scale it
 // by double-double constants, log1p(x) = log(hi) + c - c^2/2, c = lo/hi,
-// with hi + lo = 1 + x exactly. The double results are rounded once from
+// with hi + lo = 1 + x exactly. Their double results are rounded once from
 // the double-double (about 0.5 ulp).
 //
 // The float functions are in float_exp_log.cl: one plain-double evaluation
@@ -233,13 +235,50 @@ PMX_OVERLOAD double expm1(double x) {
   return __pmx_expm1_dd(x).hi;
 }
 
+// log alone needs no double-double (pow and the others above keep it):
+// x = 2^k (1 + f), sqrt(1/2) <= 1 + f < sqrt(2), s = f / (2 + f), z = s^2,
+// log(1 + f) = 2 atanh(s) = f - (f^2/2 - s (f^2/2 + R)) with
+// R = 2 (z/3 + z^2/5 + ... + z^11/23) (the next term is below 2^-57 of the
+// result; 2 s = f - s f gives the form). Everything but f and k ln2 is a
+// small correction, so one plain-double evaluation stays below 1 ulp; ln2
+// is split after 33 bits so that k ln2_hi is exact.
+#define PMX_LN2_HI33 0x1.62e42feep-1
+#define PMX_LN2_LO33 0x1.a39ef35793c76p-33
 PMX_OVERLOAD double log(double x) {
   bool done;
   double special = __pmx_log_special(x, &done);
   if (done)
     return special;
-  __pmx_dd l = __pmx_log_dd(x);
-  return l.hi + l.lo;
+  int k = -1023;
+  if (x < 0x1p-1022) {
+    x *= 0x1p54;
+    k -= 54;
+  }
+  ulong bits = as_ulong(x);
+  k += (int)(bits >> 52);
+  double m = as_double((bits & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
+  if (m > PMX_SQRT2) {
+    m *= 0.5;
+    k += 1;
+  }
+  double f = m - 1.0; // exact (Sterbenz)
+  double s = f / (2.0 + f);
+  double z = s * s;
+  double r = 2.0 / 23.0;
+  r = __builtin_fma(r, z, 2.0 / 21.0);
+  r = __builtin_fma(r, z, 2.0 / 19.0);
+  r = __builtin_fma(r, z, 2.0 / 17.0);
+  r = __builtin_fma(r, z, 2.0 / 15.0);
+  r = __builtin_fma(r, z, 2.0 / 13.0);
+  r = __builtin_fma(r, z, 2.0 / 11.0);
+  r = __builtin_fma(r, z, 2.0 / 9.0);
+  r = __builtin_fma(r, z, 2.0 / 7.0);
+  r = __builtin_fma(r, z, 2.0 / 5.0);
+  r = __builtin_fma(r, z, 2.0 / 3.0);
+  r *= z;
+  double hfsq = 0.5 * f * f;
+  double dk = (double)k;
+  return dk * PMX_LN2_HI33 - ((hfsq - (s * (hfsq + r) + dk * PMX_LN2_LO33)) - f);
 }
 
 PMX_OVERLOAD double log2(double x) {
