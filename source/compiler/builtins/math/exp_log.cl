@@ -103,8 +103,9 @@ double __pmx_exp_dd(double hi, double lo) {
   return n * 0x1p-1074;
 }
 
-// log(m) for x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), x finite and > 0.
-static __pmx_dd __pmx_log_parts(double x, __private int *e) {
+// m with x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), for x finite and > 0
+// (denormals included).
+static inline double __pmx_log_reduce(double x, __private int *e) {
   int bias = 1023;
   if (x < 0x1p-1022) {
     x *= 0x1p54;
@@ -118,6 +119,12 @@ static __pmx_dd __pmx_log_parts(double x, __private int *e) {
     ex += 1;
   }
   *e = ex;
+  return m;
+}
+
+// log(m) for x = 2^*e * m, m in [sqrt(1/2), sqrt(2)), x finite and > 0.
+static __pmx_dd __pmx_log_parts(double x, __private int *e) {
+  double m = __pmx_log_reduce(x, e);
   double f = m - 1.0; // exact (Sterbenz)
   if (f == 0.0)
     return __pmx_dd_make(0.0, 0.0);
@@ -249,19 +256,8 @@ PMX_OVERLOAD double log(double x) {
   double special = __pmx_log_special(x, &done);
   if (done)
     return special;
-  int k = -1023;
-  if (x < 0x1p-1022) {
-    x *= 0x1p54;
-    k -= 54;
-  }
-  ulong bits = as_ulong(x);
-  k += (int)(bits >> 52);
-  double m = as_double((bits & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
-  if (m > PMX_SQRT2) {
-    m *= 0.5;
-    k += 1;
-  }
-  double f = m - 1.0; // exact (Sterbenz)
+  int k;
+  double f = __pmx_log_reduce(x, &k) - 1.0; // exact (Sterbenz)
   double s = f / (2.0 + f);
   double z = s * s;
   double r = 2.0 / 23.0;
