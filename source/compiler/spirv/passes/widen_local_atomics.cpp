@@ -73,6 +73,9 @@ llvm::Value *insertHalf(llvm::IRBuilder<> &builder, llvm::Value *word, llvm::Val
 llvm::Value *compareExchangeLoop(llvm::IRBuilder<> &builder, llvm::Instruction &instruction, const Half &half,
                                  llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope,
                                  llvm::function_ref<llvm::Value *(llvm::Value *seen)> desired) {
+  // A compare-exchange is at least monotonic (an unordered store is not).
+  if (ordering == llvm::AtomicOrdering::Unordered)
+    ordering = llvm::AtomicOrdering::Monotonic;
   llvm::LoadInst *initial = builder.CreateAlignedLoad(builder.getInt64Ty(), half.word, llvm::Align(8));
   initial->setAtomic(llvm::AtomicOrdering::Monotonic, scope);
   llvm::BasicBlock *before = instruction.getParent();
