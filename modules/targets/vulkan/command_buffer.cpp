@@ -84,10 +84,30 @@ llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
     return commands.takeError();
   Segment &segment = segments_.back();
   if (segment.hasCommands)
-    barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    commandBarrier(*commands);
   segment.hasCommands = true;
   return *commands;
+}
+
+void CommandBuffer::commandBarrier(VkCommandBuffer commands) {
+  // Commands reach memory only from compute shaders (buffer device
+  // addresses: storage accesses) and transfers (copies, fills, updates);
+  // timestamps and query resets order themselves. The wider barrier (all
+  // stages, any memory access) cost NVIDIA's H100 more: float sqrt, whose
+  // launches take about 13 µs, ran at 0.58x of NVIDIA's OpenCL with it and
+  // 0.71x with this one.
+  constexpr VkPipelineStageFlags2 stages =
+      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  memoryBarrier.srcStageMask = stages;
+  memoryBarrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+  memoryBarrier.dstStageMask = stages;
+  memoryBarrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                                VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dependency.memoryBarrierCount = 1;
+  dependency.pMemoryBarriers = &memoryBarrier;
+  vkCmdPipelineBarrier2(commands, &dependency);
 }
 
 llvm::Expected<VkCommandBuffer> CommandBuffer::segmentCommands() {

@@ -109,6 +109,9 @@ private:
   /// The current segment's VkCommandBuffer (begun on first use), no barrier.
   llvm::Expected<VkCommandBuffer> segmentCommands();
   void barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+  /// Orders a command's shader-storage and transfer accesses after those of
+  /// the command recorded before it.
+  void commandBarrier(VkCommandBuffer commands);
   llvm::Error recordFillPieces(VkCommandBuffer commands, VkBuffer dst, uint64_t offset, uint64_t size,
                                const std::byte *pattern, size_t patternSize);
   llvm::Error recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
