@@ -49,7 +49,8 @@
 // work-item fills the AccessReport at the launch field AccessReport before
 // it ends; the runtime then fails the command.
 //
-// __local and private memory. Each is one array of 32-bit words per kernel.
+// __local and private memory. Each is one array of 32-bit words per kernel
+// (__local memory of 64-bit words in a kernel with 64-bit __local atomics).
 // The kernel clamps the index of every word it writes into the array (to
 // its last word), and on a device that runs shaders in the application's
 // process (VulkanTargetConfig::clampWordMemoryReads) of every word it reads
