@@ -46,25 +46,33 @@ kernel void global_ops(global T *c, global T *olds, global const T *values) {
   APPLY(c, olds, values[gid], gid);
 }
 
-// Besides the counters: an int and a byte per work-item in the same
-// __local memory.
+// Besides the counters: an int and a byte per work-item, and three 32-bit
+// masks changed by atomic or, and and xor, in the same __local memory.
 kernel void local_ops(global T *finals, global T *olds, global const T *values, global const T *initial,
                       global uint *narrow) {
   local T c[9];
   local int ints[64];
   local uchar tags[64];
+  local uint masks[3];
   size_t gid = get_global_id(0), lid = get_local_id(0);
   if (lid < 9)
     c[lid] = initial[lid];
+  if (lid < 3)
+    masks[lid] = lid == 1 ? 0xffffffffu : 0u;
   ints[lid] = (int)lid * 3 + 1;
   tags[lid] = (uchar)(lid ^ 0x5a);
   barrier(CLK_LOCAL_MEM_FENCE);
   APPLY(c, olds, values[gid], lid);
+  atomic_or(&masks[0], 1u << (lid % 32));
+  atomic_and(&masks[1], ~(1u << (lid % 32)));
+  atomic_xor(&masks[2], 1u << (lid % 32));
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 9)
     finals[get_group_id(0) * 9 + lid] = c[lid];
   narrow[gid * 2] = tags[63 - lid];
   narrow[gid * 2 + 1] = (uint)ints[63 - lid];
+  if (lid < 3)
+    narrow[get_global_size(0) * 2 + get_group_id(0) * 3 + lid] = masks[lid];
 }
 
 // Compare-exchange loops that count, in __global and __local memory, and
@@ -153,13 +161,13 @@ protected:
       Mem initialBuffer =
           buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kCounters * sizeof(T), const_cast<T *>(initial.data()));
       Mem finals = buffer(CL_MEM_READ_WRITE, kGroups * kCounters * sizeof(T));
-      Mem narrow = buffer(CL_MEM_READ_WRITE, kWorkItems * 2 * sizeof(cl_uint));
+      Mem narrow = buffer(CL_MEM_READ_WRITE, (kWorkItems * 2 + kGroups * 3) * sizeof(cl_uint));
       Kernel k = kernel(program, "local_ops");
       setArgs(k, finals.get(), olds.get(), valuesBuffer.get(), initialBuffer.get(), narrow.get());
       ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
       std::vector<T> finalValues = read<T>(finals, kGroups * kCounters);
       std::vector<T> oldValues = read<T>(olds, kWorkItems * kOldsPerItem);
-      std::vector<cl_uint> narrowValues = read<cl_uint>(narrow, kWorkItems * 2);
+      std::vector<cl_uint> narrowValues = read<cl_uint>(narrow, kWorkItems * 2 + kGroups * 3);
       for (size_t group = 0; group < kGroups; ++group) {
         SCOPED_TRACE("work-group " + std::to_string(group));
         check<T>(initial, &finalValues[group * kCounters], &oldValues[group * kGroupSize * kOldsPerItem],
@@ -169,6 +177,12 @@ protected:
           ASSERT_EQ(narrowValues[item * 2], other ^ 0x5a) << "byte " << lid;
           ASSERT_EQ(narrowValues[item * 2 + 1], other * 3 + 1) << "int " << lid;
         }
+        // 64 work-items: every bit set twice (or), cleared (and), flipped
+        // twice (xor).
+        const cl_uint *masks = &narrowValues[kWorkItems * 2 + group * 3];
+        EXPECT_EQ(masks[0], 0xffffffffu) << "atomic_or of a uint";
+        EXPECT_EQ(masks[1], 0u) << "atomic_and of a uint";
+        EXPECT_EQ(masks[2], 0u) << "atomic_xor of a uint";
       }
     }
   }

@@ -61,6 +61,8 @@ constexpr const char *kMixedLocalAtomics = R"(
       atom_max(&total, 5L);
       int old = atomic_inc(&counts[0]);
       atomic_cmpxchg(&counts[1], old, old + 1);
+      atomic_or(&counts[0], 1 << (lid & 31));
+      atomic_and(&counts[1], ~(1 << (lid & 31)));
       barrier(CLK_LOCAL_MEM_FENCE);
       out[lid] = total + counts[0] + flags[15 - (lid & 15)];
     })";
@@ -68,7 +70,8 @@ constexpr const char *kMixedLocalAtomics = R"(
 TEST(SpirvAtomics, Local64WidensNarrowLocalAtomics) {
   Built built = buildOk(kMixedLocalAtomics, "-cl-std=CL1.2");
   // atom_add and atom_max stay single instructions; atomic_inc and
-  // atomic_cmpxchg each become a loop of one 64-bit compare-exchange.
+  // atomic_cmpxchg each become a loop of one 64-bit compare-exchange;
+  // atomic_or and atomic_and one 64-bit operation each, no loop.
   EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicCompareExchange), 2u);
   EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicIAdd), 1u);
   EXPECT_EQ(opcodeCount(built.binary.spirv, spv::OpAtomicSMax), 1u);

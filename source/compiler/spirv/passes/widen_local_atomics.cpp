@@ -3,9 +3,10 @@
 // Vulkan cannot view Workgroup memory at two widths without
 // workgroup_memory_explicit_layout, which lavapipe lacks. A 32-bit atomic
 // there has no word of its own any more, so each becomes a compare-exchange
-// loop on the 64-bit word that holds it and changes only its half; an atomic
-// load reads the whole word and takes its half. Kernels without 64-bit
-// __local atomics are left alone.
+// loop on the 64-bit word that holds it and changes only its half; and, or
+// and xor become one 64-bit operation whose other half leaves the word's
+// other half as it is; an atomic load reads the whole word and takes its
+// half. Kernels without 64-bit __local atomics are left alone.
 #include "passes/vulkan_passes.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -110,6 +111,20 @@ void widen(llvm::Instruction &instruction) {
     llvm::Value *value = builder.CreateBitCast(store->getValueOperand(), int32);
     compareExchangeLoop(builder, *store, half, store->getOrdering(), store->getSyncScopeID(),
                         [&](llvm::Value *seen) { return insertHalf(builder, seen, value, half); });
+  } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction);
+             rmw &&
+             (rmw->getOperation() == llvm::AtomicRMWInst::And || rmw->getOperation() == llvm::AtomicRMWInst::Or ||
+              rmw->getOperation() == llvm::AtomicRMWInst::Xor)) {
+    Half half = halfOf(builder, rmw->getPointerOperand());
+    // Ones (and) or zeros (or, xor) in the other half keep it.
+    llvm::Value *operand =
+        builder.CreateShl(builder.CreateZExt(rmw->getValOperand(), builder.getInt64Ty()), half.shift);
+    if (rmw->getOperation() == llvm::AtomicRMWInst::And)
+      operand =
+          builder.CreateOr(operand, builder.CreateNot(builder.CreateShl(builder.getInt64(0xffffffffu), half.shift)));
+    llvm::Value *word = builder.CreateAtomicRMW(rmw->getOperation(), half.word, operand, llvm::Align(8),
+                                                rmw->getOrdering(), rmw->getSyncScopeID());
+    rmw->replaceAllUsesWith(extractHalf(builder, word, half));
   } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction)) {
     Half half = halfOf(builder, rmw->getPointerOperand());
     // Only exchange has floating-point operands here (OpenCL 1.0's
