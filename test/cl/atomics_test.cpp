@@ -65,7 +65,8 @@ kernel void local_ops(global T *finals, global T *olds, global const T *values, 
   APPLY(c, olds, values[gid], lid);
   atomic_or(&masks[0], 1u << (lid % 32));
   atomic_and(&masks[1], ~(1u << (lid % 32)));
-  atomic_xor(&masks[2], 1u << (lid % 32));
+  if (lid < 48)
+    atomic_xor(&masks[2], 1u << (lid % 32));
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 9)
     finals[get_group_id(0) * 9 + lid] = c[lid];
@@ -177,12 +178,12 @@ protected:
           ASSERT_EQ(narrowValues[item * 2], other ^ 0x5a) << "byte " << lid;
           ASSERT_EQ(narrowValues[item * 2 + 1], other * 3 + 1) << "int " << lid;
         }
-        // 64 work-items: every bit set twice (or), cleared (and), flipped
-        // twice (xor).
+        // 64 work-items: every bit set twice (or) and cleared (and); the
+        // first 48 flip bits 0-15 twice and bits 16-31 once (xor).
         const cl_uint *masks = &narrowValues[kWorkItems * 2 + group * 3];
         EXPECT_EQ(masks[0], 0xffffffffu) << "atomic_or of a uint";
         EXPECT_EQ(masks[1], 0u) << "atomic_and of a uint";
-        EXPECT_EQ(masks[2], 0u) << "atomic_xor of a uint";
+        EXPECT_EQ(masks[2], 0xffff0000u) << "atomic_xor of a uint";
       }
     }
   }
