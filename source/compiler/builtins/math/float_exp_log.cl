@@ -112,13 +112,39 @@ PMX_OVERLOAD float expm1(float x) {
   return (float)__builtin_fma(d * d, p, d);
 }
 
+// log in float arithmetic, as exp above (GPUs with slow double): x =
+// 2^e (1 + f), sqrt(1/2) <= 1 + f < sqrt(2), taken apart in integers so
+// that a denormal x needs no float operation a device may flush;
+// s = f / (2 + f), z = s^2, log(1 + f) = f - (f^2/2 - s (f^2/2 + R)),
+// R = 2 (z/3 + z^2/5 + z^3/7 + z^4/9) (the next term is below 2^-27 of
+// the result); ln2 in two parts, the first of 15 bits so that e ln2_hi is
+// exact. Only the last subtraction from f and e ln2_hi rounds at the
+// result's scale: about 1 ulp against the 3 allowed.
 PMX_OVERLOAD float log(float x) {
   float special;
   if (__pmx_logf_special(x, &special))
     return special;
-  double e;
-  double m = __pmx_logf_split(__pmx_float_exact(x), &e);
-  return (float)__builtin_fma(e, PMX_LN2_HI, __pmx_logf_mantissa(m));
+  uint bits = as_uint(x);
+  uint mantissa = bits & 0x7fffffu;
+  int e = (int)(bits >> 23) - 127;
+  if ((bits >> 23) == 0) {
+    // A denormal: its leading one to bit 23.
+    int shift = (int)__builtin_clz(mantissa) - 8;
+    mantissa = (mantissa << shift) & 0x7fffffu;
+    e = -126 - shift;
+  }
+  float m = as_float(mantissa | 0x3f800000u);
+  if (m > 0x1.6a09e6p+0f) {
+    m *= 0.5f;
+    e += 1;
+  }
+  float f = m - 1.0f; // exact (Sterbenz)
+  float s = f / (2.0f + f);
+  float z = s * s;
+  float r = z * (2.0f / 3.0f + z * (2.0f / 5.0f + z * (2.0f / 7.0f + z * (2.0f / 9.0f))));
+  float hfsq = 0.5f * f * f;
+  float k = (float)e;
+  return k * 0x1.62e4p-1f - ((hfsq - (s * (hfsq + r) + k * 0x1.7f7d1cp-20f)) - f);
 }
 
 PMX_OVERLOAD float log2(float x) {
