@@ -247,10 +247,8 @@ PMX_OVERLOAD double expm1(double x) {
 // log(1 + f) = 2 atanh(s) = f - (f^2/2 - s (f^2/2 + R)) with
 // R = 2 (z/3 + z^2/5 + ... + z^11/23) (the next term is below 2^-57 of the
 // result; 2 s = f - s f gives the form). Everything but f and k ln2 is a
-// small correction, so one plain-double evaluation stays below 1 ulp; ln2
-// is split after 33 bits so that k ln2_hi is exact.
-#define PMX_LN2_HI33 0x1.62e42feep-1
-#define PMX_LN2_LO33 0x1.a39ef35793c76p-33
+// small correction, so one plain-double evaluation stays below 1 ulp; k
+// ln2_hi is exact with the 42-bit split above (|k| <= 1075).
 PMX_OVERLOAD double log(double x) {
   bool done;
   double special = __pmx_log_special(x, &done);
@@ -274,7 +272,7 @@ PMX_OVERLOAD double log(double x) {
   r *= z;
   double hfsq = 0.5 * f * f;
   double dk = (double)k;
-  return dk * PMX_LN2_HI33 - ((hfsq - (s * (hfsq + r) + dk * PMX_LN2_LO33)) - f);
+  return dk * PMX_LN2_HI42 - ((hfsq - (s * (hfsq + r) + dk * PMX_LN2_LO42)) - f);
 }
 
 PMX_OVERLOAD double log2(double x) {

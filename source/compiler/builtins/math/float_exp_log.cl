@@ -20,6 +20,11 @@
 #include "pmx_builtins.h"
 #include "pmx_exp_log.h"
 
+// ln2 for float arithmetic in two parts: 15 significant bits, so that
+// k * PMX_LN2F_HI is exact for |k| <= 255, then the rest rounded to float.
+#define PMX_LN2F_HI 0x1.62e4p-1f
+#define PMX_LN2F_LO 0x1.7f7d1cp-20f
+
 // NaN, zero, negative and +inf arguments of the logarithms; returns true
 // and sets *r when x is one of them.
 static inline bool __pmx_logf_special(float x, __private float *r) {
@@ -51,7 +56,7 @@ PMX_OVERLOAD float exp(float x) {
   // so that neither overflows and a denormal result is rounded once more,
   // by the last product.
   float k = __builtin_rintf(x * 0x1.715476p+0f);
-  float r = (x - k * 0x1.62e4p-1f) - k * 0x1.7f7d1cp-20f;
+  float r = (x - k * PMX_LN2F_HI) - k * PMX_LN2F_LO;
   float p = 1.0f / 5040.0f;
   p = p * r + 1.0f / 720.0f;
   p = p * r + 1.0f / 120.0f;
@@ -144,7 +149,7 @@ PMX_OVERLOAD float log(float x) {
   float r = z * (2.0f / 3.0f + z * (2.0f / 5.0f + z * (2.0f / 7.0f + z * (2.0f / 9.0f))));
   float hfsq = 0.5f * f * f;
   float k = (float)e;
-  return k * 0x1.62e4p-1f - ((hfsq - (s * (hfsq + r) + k * 0x1.7f7d1cp-20f)) - f);
+  return k * PMX_LN2F_HI - ((hfsq - (s * (hfsq + r) + k * PMX_LN2F_LO)) - f);
 }
 
 PMX_OVERLOAD float log2(float x) {
