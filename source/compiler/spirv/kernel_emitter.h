@@ -142,7 +142,8 @@ private:
   Id loadWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, const llvm::Instruction &user, llvm::Error &error);
   llvm::Error storeWordsAt(llvm::Value *base, Id byteOffset, llvm::Type *type, Id stored,
                            const llvm::Instruction &user);
-  /// The __local word an atomic of `valueType` at `pointer` works on.
+  /// The __local word an atomic of `valueType` at `pointer` works on (the
+  /// caller has checked the width with requireAtomicWidth).
   Id wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valueType, const llvm::Instruction &user,
                              llvm::Error &error);
   llvm::Error emitAtomic(llvm::Instruction &instruction);

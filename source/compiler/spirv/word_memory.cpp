@@ -407,8 +407,10 @@ llvm::Error KernelEmitter::loadWordMemory(llvm::LoadInst &load) {
   llvm::Value *base = wordMemoryBase(load.getPointerOperand());
   if (!isWordMemory(load.getPointerOperandType()) || !base)
     return unsupported(load, "this pointer (its __local or private variable is not known)");
-  llvm::Error error = llvm::Error::success();
   if (load.isAtomic()) {
+    if (llvm::Error error = requireAtomicWidth(load, load.getType()))
+      return error;
+    llvm::Error error = llvm::Error::success();
     Id pointer = wordMemoryAtomicPointer(load.getPointerOperand(), load.getType(), load, error);
     if (error)
       return error;
@@ -417,6 +419,7 @@ llvm::Error KernelEmitter::loadWordMemory(llvm::LoadInst &load) {
        {pointer, atomicScope(load.getSyncScopeID()), atomicSemantics(load.getOrdering())}, values_.lookup(&load));
     return llvm::Error::success();
   }
+  llvm::Error error = llvm::Error::success();
   Id loaded = isSplitIntoBytes(load.getType(), load.getAlign())
                   ? loadBytesAt(base, value(load.getPointerOperand()), load.getType(), load, error)
                   : loadWordsAt(base, value(load.getPointerOperand()), load.getType(), load, error);
@@ -435,6 +438,8 @@ llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
   if (!stored || !type(valueType))
     return unsupported(store, "stores of this value to __local or private memory");
   if (store.isAtomic()) {
+    if (llvm::Error error = requireAtomicWidth(store, valueType))
+      return error;
     llvm::Error error = llvm::Error::success();
     Id pointer = wordMemoryAtomicPointer(store.getPointerOperand(), valueType, store, error);
     if (error)
@@ -460,10 +465,6 @@ Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valu
   // WidenLocalAtomicsPass made the others compare-exchange loops, and an
   // integer type is all a word holds.
   unsigned bits = valueType->getPrimitiveSizeInBits();
-  if (bits == 64 && !state_.config.atomicInt64) {
-    error = unsupported(user, "64-bit atomics on this device");
-    return 0;
-  }
   if (!valueType->isIntegerTy() || bits != (wideLocalWords_ ? 64u : 32u)) {
     error = unsupported(user, llvm::Twine(bits) + "-bit atomics on __local memory");
     return 0;
