@@ -32,6 +32,19 @@ llvm::Error hostPointerCommand(const char *what) {
                                             "copy through a host-visible buffer");
 }
 
+void recordMemoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                         VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
+  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  memoryBarrier.srcStageMask = srcStage;
+  memoryBarrier.srcAccessMask = srcAccess;
+  memoryBarrier.dstStageMask = dstStage;
+  memoryBarrier.dstAccessMask = dstAccess;
+  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dependency.memoryBarrierCount = 1;
+  dependency.pMemoryBarriers = &memoryBarrier;
+  vkCmdPipelineBarrier2(commands, &dependency);
+}
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<CommandBuffer>> CommandBuffer::create(Device &device) {
@@ -67,15 +80,8 @@ llvm::Error CommandBuffer::checkRecordable() const {
 }
 
 void CommandBuffer::barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  memoryBarrier.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-  memoryBarrier.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-  memoryBarrier.dstStageMask = dstStage;
-  memoryBarrier.dstAccessMask = dstAccess;
-  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dependency.memoryBarrierCount = 1;
-  dependency.pMemoryBarriers = &memoryBarrier;
-  vkCmdPipelineBarrier2(commands, &dependency);
+  recordMemoryBarrier(commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, dstStage,
+                      dstAccess);
 }
 
 llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
@@ -98,16 +104,9 @@ void CommandBuffer::commandBarrier(VkCommandBuffer commands) {
   // 0.71x with this one.
   constexpr VkPipelineStageFlags2 stages =
       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  memoryBarrier.srcStageMask = stages;
-  memoryBarrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  memoryBarrier.dstStageMask = stages;
-  memoryBarrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                                VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dependency.memoryBarrierCount = 1;
-  dependency.pMemoryBarriers = &memoryBarrier;
-  vkCmdPipelineBarrier2(commands, &dependency);
+  recordMemoryBarrier(commands, stages, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT, stages,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
 llvm::Expected<VkCommandBuffer> CommandBuffer::segmentCommands() {
