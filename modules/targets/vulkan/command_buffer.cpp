@@ -2,6 +2,7 @@
 
 #include "device.h"
 #include "memory.h"
+#include "memory_barrier.h"
 #include "query_pool.h"
 #include "vulkan_result.h"
 
@@ -30,19 +31,6 @@ llvm::Error hostPointerCommand(const char *what) {
   return mux::makeError(mux::Status::Unsupported,
                         std::string(what) + " with a host pointer: vulkan device commands cannot access host memory; "
                                             "copy through a host-visible buffer");
-}
-
-void recordMemoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
-                         VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-  VkMemoryBarrier2 memoryBarrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  memoryBarrier.srcStageMask = srcStage;
-  memoryBarrier.srcAccessMask = srcAccess;
-  memoryBarrier.dstStageMask = dstStage;
-  memoryBarrier.dstAccessMask = dstAccess;
-  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dependency.memoryBarrierCount = 1;
-  dependency.pMemoryBarriers = &memoryBarrier;
-  vkCmdPipelineBarrier2(commands, &dependency);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "device.h"
 #include "device_allocation.h"
+#include "memory_barrier.h"
 #include "one_time_commands.h"
 #include "vulkan_result.h"
 
@@ -207,15 +208,8 @@ llvm::Expected<DoubleArithmetic> measureDoubleArithmetic(Device &device, VkQueue
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, objects.pipeline);
   vkCmdPushConstants(commands, objects.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(address), &address);
   vkCmdDispatch(commands, 1, 1, 1);
-  VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  barrier.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-  barrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-  barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-  VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dependency.memoryBarrierCount = 1;
-  dependency.pMemoryBarriers = &barrier;
-  vkCmdPipelineBarrier2(commands, &dependency);
+  recordMemoryBarrier(commands, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
   if (llvm::Error error = run->end())
     return error;
   if (llvm::Error error = run->submit(queue))
