@@ -14,6 +14,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -328,13 +329,50 @@ private:
     llvm::Value *fits =
         builder_.CreateFCmpOLT(rounded, llvm::ConstantFP::get(rounded->getType(), std::ldexp(1.0, valueBits)));
     // Frozen: only used where it is in range.
-    llvm::Value *back = builder_.CreateFreeze(first_.isSigned() ? builder_.CreateFPToSI(rounded, value->getType())
-                                                                : builder_.CreateFPToUI(rounded, value->getType()));
+    llvm::Value *back = builder_.CreateFreeze(integerFromBits(rounded, value->getType()));
     llvm::Value *greater =
         first_.isSigned() ? builder_.CreateICmpSGT(back, value) : builder_.CreateICmpUGT(back, value);
     llvm::Value *less = first_.isSigned() ? builder_.CreateICmpSLT(back, value) : builder_.CreateICmpULT(back, value);
     return {builder_.CreateSelect(fits, greater, llvm::ConstantInt::getTrue(fits->getType())),
             builder_.CreateSelect(fits, less, llvm::ConstantInt::getFalse(fits->getType()))};
+  }
+
+  /// The integer `integral` (a float of integer value, or infinite) as
+  /// `intType`, read from its bits: not an fptosi/fptoui, because a driver
+  /// may fold that back into the integer the float came from (lavapipe 22.3
+  /// does, doc/targets/vulkan.md), which is exactly what must not happen
+  /// here. Where the value does not fit, the result is some integer.
+  llvm::Value *integerFromBits(llvm::Value *integral, llvm::Type *intType) {
+    const llvm::fltSemantics &semantics = integral->getType()->getScalarType()->getFltSemantics();
+    const unsigned fractionBits = llvm::APFloat::semanticsPrecision(semantics) - 1;
+    const int bias = llvm::APFloat::semanticsMaxExponent(semantics);
+    Bits bits = bitsOf(integral);
+    unsigned width = std::max(intType->getScalarSizeInBits(), bits.intType->getScalarSizeInBits());
+    llvm::Type *wide = builder_.getIntNTy(width);
+    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(bits.intType))
+      wide = llvm::VectorType::get(wide, vector->getElementCount());
+    auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(wide, v); };
+    llvm::Value *magnitude = builder_.CreateZExt(bits.magnitude, wide);
+    llvm::Value *field = builder_.CreateLShr(magnitude, constant(fractionBits));
+    llvm::Value *mantissa =
+        builder_.CreateOr(builder_.CreateAnd(magnitude, constant((uint64_t{1} << fractionBits) - 1)),
+                          constant(uint64_t{1} << fractionBits));
+    // |x| = mantissa * 2^(field - bias - fractionBits); zero (field 0) is
+    // shifted out entirely. Shift counts stay below the width.
+    llvm::Value *exponentBase = constant(uint64_t(bias) + fractionBits);
+    llvm::Value *up = builder_.CreateICmpUGE(field, exponentBase);
+    llvm::Value *maxShift = constant(width - 1);
+    llvm::Value *left =
+        builder_.CreateShl(mantissa, builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                                                    builder_.CreateSub(field, exponentBase), maxShift));
+    llvm::Value *rightShift = builder_.CreateSub(exponentBase, field);
+    llvm::Value *right = builder_.CreateSelect(
+        builder_.CreateICmpULE(rightShift, maxShift),
+        builder_.CreateLShr(mantissa, builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, rightShift, maxShift)),
+        constant(0));
+    llvm::Value *result = builder_.CreateSelect(up, left, right);
+    result = builder_.CreateSelect(bits.negative, builder_.CreateNeg(result), result);
+    return builder_.CreateTrunc(result, intType);
   }
 
   /// A floating-point value's bits, as integers of the same shape.
