@@ -102,7 +102,7 @@ static inline __pmx_dd __pmx_norm_dd(double4 q) {
   s = __pmx_dd_add(s, __pmx_two_prod(q.w, q.w));
   double r = __builtin_sqrt(s.hi);
   // One Newton step: sqrt(S) ~ r + (S - r^2) / (2r), with S - r^2 exact by fma.
-  double lo = (__builtin_fma(-r, r, s.hi) + s.lo) / (2.0 * r);
+  double lo = (PMX_FMA_EXACT(-r, r, s.hi) + s.lo) / (2.0 * r);
   return __pmx_fast_two_sum(r, lo);
 }
 
@@ -139,7 +139,7 @@ static inline double4 __pmx_normalize_d4(double4 p) {
   __pmx_dd n = __pmx_norm_dd(q);
   // q / (n.hi + n.lo), corrected by one residual step: t + (q - t * n) / n.hi.
   double4 t = q / n.hi;
-  double4 residual = __builtin_elementwise_fma(-t, (double4)(n.hi), q) - t * n.lo;
+  double4 residual = PMX_FMA_EXACT(-t, (double4)(n.hi), q) - t * n.lo;
   // (copysign: the correction must not turn a -0 lane into +0)
   return __builtin_elementwise_copysign(t + residual / n.hi, q);
 }
@@ -164,8 +164,8 @@ PMX_OVERLOAD double4 normalize(double4 p) { return __pmx_normalize_d4(p); }
 /// a * b - c * d (Kahan): the rounding error of c * d is added back exactly.
 static inline double3 __pmx_kahan(double3 a, double3 b, double3 c, double3 d) {
   double3 w = c * d;
-  double3 e = __builtin_elementwise_fma(-c, d, w);
-  double3 f = __builtin_elementwise_fma(a, b, -w);
+  double3 e = PMX_FMA_EXACT(-c, d, w);
+  double3 f = PMX_FMA_EXACT(a, b, -w);
   return f + e;
 }
 static inline double3 __pmx_diff_of_products(double3 a, double3 b, double3 c, double3 d) {

@@ -47,7 +47,7 @@ __pmx_dd __pmx_log1p_dd(__pmx_dd u);
 static inline __pmx_dd __pmx_dd_sqrt(__pmx_dd a) {
   double s = __builtin_sqrt(a.hi);
   // a.hi - s*s is exact in one fma (the square root's residual).
-  double r = __builtin_fma(-s, s, a.hi) + a.lo;
+  double r = PMX_FMA_EXACT(-s, s, a.hi) + a.lo;
   return __pmx_fast_two_sum(s, r / (2.0 * s));
 }
 
@@ -76,8 +76,8 @@ static inline double __pmx_expf_kernel(double y) {
   double k = __builtin_rint(y * PMX_INV_LN2_HI);
   // ln2 in two parts: y - k*ln2_hi is one rounding (fma), k*ln2_lo is
   // below 2^-46 for |k| <= 1000.
-  double r = __builtin_fma(-k, PMX_LN2_HI, y);
-  r = __builtin_fma(-k, PMX_LN2_LO, r);
+  double r = PMX_FMA_EXACT(-k, PMX_LN2_HI, y);
+  r = PMX_FMA_EXACT(-k, PMX_LN2_LO, r);
   return __pmx_expf_reduced(r, k);
 }
 

@@ -8,6 +8,25 @@
 
 #include "pmx_builtins.h"
 
+/// A double fma (scalar or vector) the algorithm needs exact: error-free
+/// transformations and residuals that must not round twice. Plain
+/// __builtin_fma is for the rest (polynomials, corrections), where a second
+/// rounding stays far inside the function's bound. A Vulkan device's double
+/// fma may round twice: there it is a call (defined in
+/// math/fma_in_integers.cl) that the compiler makes the device's fma or,
+/// where that rounds twice, an fma computed in integers (compiler/spirv
+/// passes/emulate_double_fma.cpp).
+#ifdef __SPIRV__
+#define PMX_FMA_EXACT_DECLARE_(N, unused) PMX_OVERLOAD double##N __pmx_fma_exact(double##N a, double##N b, double##N c);
+// clang-format off
+PMX_FMA_EXACT_DECLARE_(, )
+PMX_FOR_WIDTHS(PMX_FMA_EXACT_DECLARE_, )
+// clang-format on
+#define PMX_FMA_EXACT(a, b, c) __pmx_fma_exact(a, b, c)
+#else
+#define PMX_FMA_EXACT(a, b, c) __builtin_elementwise_fma(a, b, c)
+#endif
+
 /// A double-double: hi + lo with |lo| <= ulp(hi) / 2.
 typedef struct {
   double hi;
@@ -36,7 +55,7 @@ static inline __pmx_dd __pmx_fast_two_sum(double a, double b) {
 /// a * b exactly, as a rounded product and its error.
 static inline __pmx_dd __pmx_two_prod(double a, double b) {
   double p = a * b;
-  return __pmx_dd_make(p, __builtin_fma(a, b, -p));
+  return __pmx_dd_make(p, PMX_FMA_EXACT(a, b, -p));
 }
 
 static inline __pmx_dd __pmx_dd_add(__pmx_dd a, __pmx_dd b) {

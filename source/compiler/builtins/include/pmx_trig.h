@@ -124,7 +124,7 @@ static inline __pmx_trig_reduced __pmx_reduce_huge(double x) {
 /// Cody-Waite with pi/2 in three parts, the first two products exact.
 static inline __pmx_dd __pmx_cody_waite(double x, __private int *q) {
   double k = __builtin_rint(x * PMX_TWO_OVER_PI);
-  double r1 = __builtin_fma(-k, PMX_PIO2_1, x); // exact
+  double r1 = PMX_FMA_EXACT(-k, PMX_PIO2_1, x); // exact
   __pmx_dd t = __pmx_two_prod(k, PMX_PIO2_2);   // exact
   __pmx_dd s = __pmx_two_sum(r1, -t.hi);
   double lo = (s.lo - t.lo) - k * PMX_PIO2_3;
@@ -168,7 +168,7 @@ static inline __pmx_dd __pmx_sin_kernel(__pmx_dd r) {
 static inline __pmx_dd __pmx_cos_kernel(__pmx_dd r) {
   double x = r.hi;
   double z = x * x;
-  double zl = __builtin_fma(x, x, -z); // x^2 = z + zl exactly
+  double zl = PMX_FMA_EXACT(x, x, -z); // x^2 = z + zl exactly
   // cos(x) = 1 - z/2 + z^2 * C(z), C(z) = 1/4! - z/6! + ... + z^7/18!
   double c =
       0x1.5555555555555p-5 +
@@ -188,7 +188,7 @@ static inline __pmx_dd __pmx_cos_kernel(__pmx_dd r) {
 /// a / b rounded, for double-doubles (good to about 2^-104 before rounding).
 static inline double __pmx_dd_div_round(__pmx_dd a, __pmx_dd b) {
   double q = a.hi / b.hi;
-  double rem = (__builtin_fma(-q, b.hi, a.hi) + a.lo) - q * b.lo;
+  double rem = (PMX_FMA_EXACT(-q, b.hi, a.hi) + a.lo) - q * b.lo;
   return q + rem / b.hi;
 }
 

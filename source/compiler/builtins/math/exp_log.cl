@@ -168,7 +168,7 @@ __pmx_dd __pmx_log1p_dd(__pmx_dd u) {
   // 2^-53. When v.hi is within a few ulps of 1 the two terms nearly cancel,
   // so c is a double-double and c^2/2 is kept.
   double c = v.lo / v.hi;
-  double cl = __builtin_fma(-c, v.hi, v.lo) / v.hi;
+  double cl = PMX_FMA_EXACT(-c, v.hi, v.lo) / v.hi;
   __pmx_dd corr = __pmx_fast_two_sum(c, cl - 0.5 * c * c);
   return __pmx_dd_add(__pmx_log_dd(v.hi), corr);
 }

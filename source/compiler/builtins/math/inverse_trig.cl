@@ -93,7 +93,7 @@ static inline __pmx_dd __pmx_dd_sqrt(__pmx_dd a) {
   double s = __builtin_sqrt(a.hi);
   if (s == 0.0)
     return __pmx_dd_make(s, 0.0);
-  double e = (__builtin_fma(-s, s, a.hi) + a.lo) / (2.0 * s);
+  double e = (PMX_FMA_EXACT(-s, s, a.hi) + a.lo) / (2.0 * s);
   return __pmx_fast_two_sum(s, e);
 }
 

@@ -291,7 +291,7 @@ PMX_OVERLOAD double rsqrt(double x) {
   double y = 1.0 / __builtin_sqrt(m);
   // y += y (1 - m y^2) / 2, the residual from the exact square of y.
   __pmx_dd yy = __pmx_two_prod(y, y);
-  double r = __builtin_fma(-m, yy.hi, 1.0) - m * yy.lo;
+  double r = PMX_FMA_EXACT(-m, yy.hi, 1.0) - m * yy.lo;
   y = __builtin_fma(0.5 * y, r, y);
   return __pmx_ldexp(y, -k);
 }

@@ -106,7 +106,7 @@ PMX_OVERLOAD double rootn(double x, int n) {
   // l / n as a double-double: the quotient and the remainder's quotient.
   double dn = (double)n;
   double q = l.hi / dn;
-  double rem = __builtin_fma(-q, dn, l.hi) + l.lo;
+  double rem = PMX_FMA_EXACT(-q, dn, l.hi) + l.lo;
   __pmx_dd t = __pmx_fast_two_sum(q, rem / dn);
   double r = __pmx_exp_dd(t.hi, t.lo);
   return x < 0.0 ? -r : r;
