@@ -1,6 +1,7 @@
 // Integer, floating-point and vector arithmetic, conversions, comparisons.
 #include "spirv_test_support.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp11>
 
 namespace compiler::spirv::test {
@@ -157,6 +158,47 @@ TEST(SpirvArithmetic, FloatFmaNeedsDoubleArithmetic) {
   if (!refused)
     llvm::consumeError(refused.takeError());
   EXPECT_NE(log.find("llvm.fma.f32"), std::string::npos) << log;
+}
+
+/// How many GLSL.std.450 Fma instructions `spirv` has.
+size_t fmaCount(const std::vector<uint32_t> &spirv) {
+  return countInstructions(spirv, [](std::span<const uint32_t> words) {
+    return (words[0] & 0xffff) == uint32_t(spv::Op::OpExtInst) && words.size() >= 5 && words[4] == GLSLstd450Fma;
+  });
+}
+
+TEST(SpirvArithmetic, DoubleFmaIsComputedInIntegersWhereTheDeviceRoundsTwice) {
+  VulkanTargetConfig fused = lavapipeConfig(), roundsTwice = lavapipeConfig();
+  fused.exactDoubleFma = true;
+  roundsTwice.exactDoubleFma = false;
+  // fma() on doubles, a scalar and a vector: the device's Fma, or none.
+  const std::string doubles = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global double *d, global double2 *v) {
+  d[0] = fma(d[1], d[2], d[3]);
+  v[0] = fma(v[1], v[2], v[3]);
+})";
+  EXPECT_EQ(fmaCount(buildOk(doubles, "", fused).binary.spirv), 3u);
+  Built emulated = buildOk(doubles, "", roundsTwice);
+  EXPECT_EQ(fmaCount(emulated.binary.spirv), 0u);
+  EXPECT_GT(opcodeCount(emulated.binary.spirv, uint32_t(spv::Op::OpShiftRightLogical)), 10u);
+  // The library's exact fmas (error-free transformations, PMX_FMA_EXACT)
+  // are computed in integers; its polynomials keep the device's Fma.
+  const std::string doubleExp = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global double *d) { d[0] = exp(d[1]); })";
+  size_t fusedInExp = fmaCount(buildOk(doubleExp, "", fused).binary.spirv);
+  Built emulatedExp = buildOk(doubleExp, "", roundsTwice);
+  EXPECT_GT(fmaCount(emulatedExp.binary.spirv), 0u);
+  EXPECT_LT(fmaCount(emulatedExp.binary.spirv), fusedInExp);
+  EXPECT_GT(opcodeCount(emulatedExp.binary.spirv, uint32_t(spv::Op::OpShiftRightLogical)), 10u);
+  // The float builtins compute in double for extra precision, which a
+  // second rounding does not spoil: all of erf(float)'s fmas, its exact
+  // ones included, stay the device's.
+  const std::string floatErf = "kernel void k(global float *f) { f[0] = erf(f[1]); }";
+  size_t fusedInErf = fmaCount(buildOk(floatErf, "", fused).binary.spirv);
+  EXPECT_GT(fusedInErf, 0u);
+  EXPECT_EQ(fmaCount(buildOk(floatErf, "", roundsTwice).binary.spirv), fusedInErf);
 }
 
 } // namespace

@@ -101,15 +101,16 @@ llvm::Error Device::initialize() {
       facts_.doubleDenormalsMeasured = measured->denormalsKept;
       facts_.doubleFmaFused = measured->fmaFused;
       info_ = describeDevice(facts_);
-      if (!info_.fp64) {
-        std::string why;
-        if (!measured->fmaFused)
-          why = "double Fma rounds twice";
-        if (!measured->denormalsKept && !facts_.properties12.shaderDenormPreserveFloat64)
-          why += std::string(why.empty() ? "" : " and ") + "double denormals are flushed";
+      if (!info_.fp64)
         mux::support::log(mux::support::LogLevel::Info, "vulkan",
-                          "'" + info_.name + "': no cl_khr_fp64: " + why + " (measured; Vulkan does not promise it)");
-      }
+                          "'" + info_.name +
+                              "': no cl_khr_fp64: double denormals are flushed (measured; Vulkan does not promise "
+                              "to keep them)");
+      else if (!measured->fmaFused)
+        mux::support::log(mux::support::LogLevel::Info, "vulkan",
+                          "'" + info_.name +
+                              "': double Fma rounds twice (measured; Vulkan allows it): fma is computed in integer "
+                              "arithmetic");
     }
   }
   clock_ = std::make_unique<DeviceClock>(device_, facts_);

@@ -101,7 +101,8 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.doubleFp.roundToNearest = true;
     info.doubleFp.infNan = true;
     info.doubleFp.denorms = true;
-    info.doubleFp.fma = true; // measured fused (fp64_probe.h)
+    // Fused where measured (fp64_probe.h), otherwise computed in integers.
+    info.doubleFp.fma = true;
     // OpenCL C reaches directed rounding only through the conversions with
     // an explicit mode (convert_*_rtz, ...; no rounding pragma since 1.1),
     // which the compiler computes exactly in integer and round-to-nearest
@@ -260,6 +261,7 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   // Double arithmetic inside generated code (exact float fma, accurate
   // sqrt) needs only the feature, not OpenCL's full fp64 requirements.
   config.shaderFloat64 = facts.features.features.shaderFloat64;
+  config.exactDoubleFma = facts.doubleFmaFused;
   config.fp16 = info.fp16;
   config.int8 = facts.int8Usable();
   config.int16 = facts.int16Usable();

@@ -155,12 +155,11 @@ bool PhysicalDevice::subgroupsUsable() const {
 bool PhysicalDevice::fp64Usable() const {
   // cl_khr_fp64's minimum double configuration has denormals and fma.
   // Without shaderDenormPreserveFloat64 a Vulkan driver may flush double
-  // denormals, and GLSL.std.450 Fma may round twice on any driver; where
-  // Vulkan promises nothing the device's behaviour is measured
-  // (fp64_probe.h: NVIDIA's driver keeps denormals and fuses, lavapipe 22.3
-  // does not fuse).
-  return features.features.shaderFloat64 && (properties12.shaderDenormPreserveFloat64 || doubleDenormalsMeasured) &&
-         doubleFmaFused;
+  // denormals; where Vulkan promises nothing the device's behaviour is
+  // measured (fp64_probe.h: NVIDIA's driver and lavapipe 22.3 keep them).
+  // GLSL.std.450 Fma may round twice on any driver (lavapipe's does): then
+  // fma is computed in integer arithmetic (doubleFmaFused false).
+  return features.features.shaderFloat64 && (properties12.shaderDenormPreserveFloat64 || doubleDenormalsMeasured);
 }
 
 bool PhysicalDevice::fp16Usable() const {

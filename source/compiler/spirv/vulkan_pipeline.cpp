@@ -25,13 +25,18 @@ constexpr unsigned kLocalAddressSpace = 3;
 } // namespace
 
 llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &config, bool optDisable) {
+  const bool emulateDoubleFma = config.fp64 && !config.exactDoubleFma;
+  if (emulateDoubleFma)
+    declareFmaInIntegers(module);
   if (llvm::Error error = linkBuiltinLibrary(module, config.builtinLibrary))
     return error;
   {
     llvm::ModulePassManager passes;
     passes.addPass(GuardIntegerDivisionPass());
-    passes.addPass(LowerExactBuiltinsPass());
+    passes.addPass(LowerExactBuiltinsPass()); // fma() becomes llvm.fma here
     passes.addPass(LowerAtomicBuiltinsPass());
+    if (emulateDoubleFma)
+      passes.addPass(EmulateDoubleFmaPass());
     // Clang 22 keeps a callable copy of each kernel (__clang_ocl_kern_imp_<k>);
     // once inlined it is dead like every other non-kernel function.
     passes.addPass(InlineEverythingPass());

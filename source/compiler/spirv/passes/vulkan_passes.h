@@ -74,6 +74,23 @@ struct WidenLocalAtomicsPass : llvm::PassInfoMixin<WidenLocalAtomicsPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// The builtins library's correctly rounded double fma in 64-bit integer
+/// arithmetic (builtins/math/fma_in_integers.cl): `double (double, double,
+/// double)`.
+inline constexpr const char *kFmaInIntegersFunction = "__pmx_fma_f64_in_integers";
+/// Declares kFmaInIntegersFunction in `module`, so that linking the builtins
+/// library brings its definition.
+void declareFmaInIntegers(llvm::Module &module);
+/// For a device whose double fma rounds twice: every double fma whose result
+/// must be exact (the kernels' own, the library's PMX_FMA_EXACT where a
+/// kernel's double computation reaches it) as a call to
+/// kFmaInIntegersFunction (emulate_double_fma.cpp).
+/// After LowerExactBuiltinsPass (which makes fma() an llvm.fma), before
+/// inlining.
+struct EmulateDoubleFmaPass : llvm::PassInfoMixin<EmulateDoubleFmaPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// The longest memcpy/memmove/memset the emitter writes as word copies.
 inline constexpr uint64_t kMaxWordTransfer = 1024;
 

@@ -51,6 +51,10 @@ struct VulkanTargetConfig {
   /// exact float fma, an accurate float sqrt) even where the device does
   /// not offer cl_khr_fp64. Implied by fp64.
   bool shaderFloat64 = false;
+  /// The device's double fma (GLSL.std.450 Fma) rounds once. Where it does
+  /// not, fma() on doubles and the library's double functions use an fma
+  /// computed in integer arithmetic (passes/emulate_double_fma.cpp).
+  bool exactDoubleFma = true;
   bool fp16 = false;
   bool int8 = false;  ///< shaderInt8 + storageBuffer8BitAccess
   bool int16 = false; ///< shaderInt16 + storageBuffer16BitAccess
