@@ -145,7 +145,7 @@ TEST(SpirvLocalMemory, WriteIndicesAreClampedAndReadIndicesOnlyWhereConfigured) 
       local uint tile[64];
       uint mine[8];
       tile[i & 63] = i;
-      mine[j & 7] = j;
+      mine[j] = j;
       barrier(CLK_LOCAL_MEM_FENCE);
       out[0] = tile[j & 63] + tile[(j + 1) & 63] + mine[i & 7] + mine[(i + 1) & 7];
     })";
@@ -157,6 +157,35 @@ TEST(SpirvLocalMemory, WriteIndicesAreClampedAndReadIndicesOnlyWhereConfigured) 
   Built clampedReads = buildOk(source, "", cpu);
   EXPECT_EQ(uminCount(unclampedReads.binary.spirv), 2u);
   EXPECT_EQ(uminCount(clampedReads.binary.spirv), 6u);
+}
+
+TEST(SpirvLocalMemory, PrivateStoresProvenInBoundsAreNotClamped) {
+  // Indices a loop or a mask bounds inside the array need no clamp (on an
+  // H100 the clamps kept small private arrays out of registers); one that
+  // nothing bounds keeps it.
+  const char *bounded = R"(
+    kernel void k(global uint *out, uint i, uint j) {
+      uint mine[8], zeroed[16];
+      for (uint n = 0; n < 8; ++n)
+        mine[n] = n * j;
+      for (uint n = 0; n < 16; ++n)
+        zeroed[n] = 0; // a memset
+      mine[j & 7] = j;
+      zeroed[i & 15] = i;
+      out[0] = mine[i & 7] + zeroed[j & 15];
+    })";
+  VulkanTargetConfig gpu = lavapipeConfig();
+  gpu.clampWordMemoryReads = false;
+  EXPECT_EQ(uminCount(buildOk(bounded, "", gpu).binary.spirv), 0u);
+  const char *unbounded = R"(
+    kernel void k(global uint *out, uint i, uint j) {
+      uint mine[8];
+      for (uint n = 0; n < 8; ++n)
+        mine[n] = n * j;
+      mine[j] = j;
+      out[0] = mine[i & 7];
+    })";
+  EXPECT_EQ(uminCount(buildOk(unbounded, "", gpu).binary.spirv), 1u);
 }
 
 } // namespace

@@ -247,6 +247,10 @@ private:
   /// __local memory as 64-bit words (usesLocalInt64Atomics).
   bool wideLocalWords_ = false;
   Id privateLastWord_ = 0;
+  /// While a store (or a memory transfer's destination) that
+  /// MarkInBoundsPrivateStoresPass proved inside its private variable is
+  /// emitted: its words need no clamp.
+  bool storeProvenInBounds_ = false;
   /// Memoized wordMemoryBase (null: unknown or ambiguous).
   llvm::DenseMap<llvm::Value *, llvm::Value *> bases_;
   uint32_t nextLocalSpecId_ = abi::vulkan::kFirstLocalArgSpecId;

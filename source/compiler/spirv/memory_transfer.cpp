@@ -47,19 +47,24 @@ llvm::Error KernelEmitter::emitMemoryTransfer(llvm::IntrinsicInst &call) {
   uint64_t words = llvm::cast<llvm::ConstantInt>(intrinsic->getLength())->getZExtValue() / 4;
   auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(intrinsic);
   llvm::Error error = llvm::Error::success();
+  const bool destinationInBounds = call.getMetadata(kPrivateStoreInBounds) != nullptr;
   if (auto *memset = llvm::dyn_cast<llvm::MemSetInst>(intrinsic)) {
     auto *byte = llvm::cast<llvm::ConstantInt>(memset->getValue()); // isWordTransfer
     Id pattern = uint32(uint32_t(byte->getZExtValue() & 0xff) * 0x01010101u);
+    storeProvenInBounds_ = destinationInBounds;
     for (uint64_t i = 0; i < words && !error; ++i)
       wordAt(memset->getDest(), i * 4, call, error, pattern);
+    storeProvenInBounds_ = false;
     return error;
   }
   // Load every word before storing any: memmove's ranges may overlap.
   std::vector<Id> loaded;
   for (uint64_t i = 0; i < words && !error; ++i)
     loaded.push_back(wordAt(transfer->getSource(), i * 4, call, error));
+  storeProvenInBounds_ = destinationInBounds;
   for (uint64_t i = 0; i < words && !error; ++i)
     wordAt(transfer->getDest(), i * 4, call, error, loaded[i]);
+  storeProvenInBounds_ = false;
   return error;
 }
 

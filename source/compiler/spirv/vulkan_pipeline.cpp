@@ -101,6 +101,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     wide.addPass(SplitUnderalignedGlobalAccessesPass());
     wide.addPass(LowerWideIntegersPass());
     wide.addPass(GuardBufferAccessesPass());
+    wide.addPass(llvm::createModuleToFunctionPassAdaptor(MarkInBoundsPrivateStoresPass()));
     runModulePasses(module, builder, wide,
                     [](llvm::FunctionAnalysisManager &analyses) { analyses.registerPass(bufferVectorRules); });
   }

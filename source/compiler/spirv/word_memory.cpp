@@ -210,11 +210,12 @@ bool KernelEmitter::hasWideWords(llvm::Value *base) {
 Id KernelEmitter::wordPointer(llvm::Value *base, Id wordIndex, WordAccess access) {
   const WordVariable &variable = wordVariables_[base];
   // A write's index is clamped to the space's last word
-  // (vulkan_kernel_abi.h): a wild store must not reach the driver's memory.
+  // (vulkan_kernel_abi.h): a wild store must not reach the driver's memory;
+  // not a private store proven in bounds (mark_in_bounds_private_stores.cpp).
   // Reads only where a wild one would fault the application's process
   // (lavapipe): with every word read clamped, the bench's SGEMM on an H100
   // ran at half its speed (0.5x of NVIDIA's OpenCL instead of 0.9x).
-  if (access == WordAccess::Write || state_.config.clampWordMemoryReads) {
+  if ((access == WordAccess::Write && !storeProvenInBounds_) || state_.config.clampWordMemoryReads) {
     Id last = variable.storage == spv::StorageClass::Workgroup ? localLastWord_ : privateLastWord_;
     wordIndex = op(spv::Op::OpExtInst, uint32Type(), {builder_.importGlsl450(), GLSLstd450UMin, wordIndex, last});
   }
@@ -449,9 +450,12 @@ llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
                {pointer, atomicScope(store.getSyncScopeID()), atomicSemantics(store.getOrdering()), stored});
     return llvm::Error::success();
   }
-  if (isSplitIntoBytes(valueType, store.getAlign()))
-    return storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store);
-  return storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
+  storeProvenInBounds_ = store.getMetadata(kPrivateStoreInBounds) != nullptr;
+  llvm::Error error = isSplitIntoBytes(valueType, store.getAlign())
+                          ? storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store)
+                          : storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
+  storeProvenInBounds_ = false;
+  return error;
 }
 
 Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valueType, const llvm::Instruction &user,

@@ -130,6 +130,15 @@ struct GuardBufferAccessesPass : llvm::PassInfoMixin<GuardBufferAccessesPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Metadata on a store (or memset/memcpy/memmove) to private memory that
+/// provably stays inside its variable: the emitter does not clamp its word
+/// indices.
+inline constexpr const char *kPrivateStoreInBounds = "polymux.private_store_in_bounds";
+/// Marks such stores, as far as ScalarEvolution bounds their offsets
+/// (mark_in_bounds_private_stores.cpp); the last pass before emission.
+struct MarkInBoundsPrivateStoresPass : llvm::PassInfoMixin<MarkInBoundsPrivateStoresPass> {
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+};
 /// Target rules for LLVM's LoadStoreVectorizer after scalarisation: only
 /// adjacent 32-bit __global/__constant accesses aligned to the run become
 /// vector accesses, of up to four elements (vectorize_global_accesses.cpp).
