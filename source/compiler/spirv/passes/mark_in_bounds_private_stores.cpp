@@ -5,9 +5,12 @@
 // bench's SGEMM, whose 4 x 4 accumulators are indexed by loop counters, ran
 // at 0.62x of NVIDIA's OpenCL with them and 1.02x without. A store whose
 // offset into its private variable ScalarEvolution bounds (a loop counter
-// with constant limits, a constant) cannot go wild: it is marked, and the
-// emitter leaves its index as it is. So are memset/memcpy/memmove
-// destinations of a constant length (the accumulators' zeroing).
+// with constant limits, a constant) cannot go wild: it is marked, and on a
+// GPU the emitter leaves its index as it is. So are memset/memcpy/memmove
+// destinations of a constant length (the accumulators' zeroing). Like every
+// LLVM analysis, ScalarEvolution assumes a kernel free of undefined
+// behaviour (no signed overflow in an index); a CPU device, where a wild
+// store would corrupt the application's process, keeps every clamp.
 #include "passes/vulkan_passes.h"
 
 #include "llvm/Analysis/ScalarEvolution.h"

@@ -131,8 +131,8 @@ struct GuardBufferAccessesPass : llvm::PassInfoMixin<GuardBufferAccessesPass> {
 };
 
 /// Metadata on a store (or memset/memcpy/memmove) to private memory that
-/// provably stays inside its variable: the emitter does not clamp its word
-/// indices.
+/// provably stays inside its variable: on a GPU the emitter does not clamp
+/// its word indices.
 inline constexpr const char *kPrivateStoreInBounds = "polymux.private_store_in_bounds";
 /// Marks such stores, as far as ScalarEvolution bounds their offsets
 /// (mark_in_bounds_private_stores.cpp); the last pass before emission.
