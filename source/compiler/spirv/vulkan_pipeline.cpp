@@ -19,11 +19,6 @@
 
 namespace compiler::spirv {
 
-namespace {
-constexpr unsigned kGenericAddressSpace = 4; // OpenCL's generic space on the SPIR-V triple
-constexpr unsigned kLocalAddressSpace = 3;
-} // namespace
-
 llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &config, bool optDisable) {
   const bool emulateDoubleFma = config.fp64 && !config.exactDoubleFma;
   if (emulateDoubleFma)

@@ -22,8 +22,6 @@
 namespace compiler::spirv {
 namespace {
 
-constexpr unsigned kPrivateAddressSpace = 0;
-
 /// Whether the `storeSize` bytes at `pointer` provably lie inside the
 /// private variable `pointer` is based on.
 bool provenInBounds(llvm::Value *pointer, uint64_t storeSize, const llvm::DataLayout &layout,

@@ -11,10 +11,6 @@
 
 namespace compiler::spirv {
 
-namespace {
-constexpr unsigned kPrivateAddressSpace = 0;
-} // namespace
-
 llvm::PreservedAnalyses PlainPrivateAccessesPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
   bool changed = false;
   for (llvm::Function &function : module)

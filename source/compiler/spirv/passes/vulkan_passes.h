@@ -9,6 +9,10 @@
 
 namespace compiler::spirv {
 
+/// OpenCL's address spaces on the SPIR-V triple that the passes single out.
+inline constexpr unsigned kPrivateAddressSpace = 0;
+inline constexpr unsigned kLocalAddressSpace = 3;
+inline constexpr unsigned kGenericAddressSpace = 4;
 /// __global (1) and __constant (2): PhysicalStorageBuffer memory, reached
 /// through buffer device addresses.
 inline bool isBufferAddressSpace(unsigned addressSpace) { return addressSpace == 1 || addressSpace == 2; }

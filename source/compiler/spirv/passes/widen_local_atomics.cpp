@@ -19,8 +19,6 @@
 namespace compiler::spirv {
 namespace {
 
-constexpr unsigned kLocalAddressSpace = 3;
-
 /// The value type of an atomic access to __local memory.
 llvm::Type *localAtomicType(const llvm::Instruction &instruction) {
   const llvm::Value *pointer = nullptr;
