@@ -7,6 +7,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace compiler::spirv {
 
@@ -51,20 +52,18 @@ llvm::Error KernelEmitter::emitMemoryTransfer(llvm::IntrinsicInst &call) {
   if (auto *memset = llvm::dyn_cast<llvm::MemSetInst>(intrinsic)) {
     auto *byte = llvm::cast<llvm::ConstantInt>(memset->getValue()); // isWordTransfer
     Id pattern = uint32(uint32_t(byte->getZExtValue() & 0xff) * 0x01010101u);
-    storeProvenInBounds_ = destinationInBounds;
+    llvm::SaveAndRestore inBounds(storeProvenInBounds_, destinationInBounds);
     for (uint64_t i = 0; i < words && !error; ++i)
       wordAt(memset->getDest(), i * 4, call, error, pattern);
-    storeProvenInBounds_ = false;
     return error;
   }
   // Load every word before storing any: memmove's ranges may overlap.
   std::vector<Id> loaded;
   for (uint64_t i = 0; i < words && !error; ++i)
     loaded.push_back(wordAt(transfer->getSource(), i * 4, call, error));
-  storeProvenInBounds_ = destinationInBounds;
+  llvm::SaveAndRestore inBounds(storeProvenInBounds_, destinationInBounds);
   for (uint64_t i = 0; i < words && !error; ++i)
     wordAt(transfer->getDest(), i * 4, call, error, loaded[i]);
-  storeProvenInBounds_ = false;
   return error;
 }
 

@@ -20,6 +20,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include "spirv/unified1/GLSL.std.450.h"
 
@@ -453,12 +454,10 @@ llvm::Error KernelEmitter::storeWordMemory(llvm::StoreInst &store) {
                {pointer, atomicScope(store.getSyncScopeID()), atomicSemantics(store.getOrdering()), stored});
     return llvm::Error::success();
   }
-  storeProvenInBounds_ = store.getMetadata(kPrivateStoreInBounds) != nullptr;
-  llvm::Error error = isSplitIntoBytes(valueType, store.getAlign())
-                          ? storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store)
-                          : storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
-  storeProvenInBounds_ = false;
-  return error;
+  llvm::SaveAndRestore inBounds(storeProvenInBounds_, store.getMetadata(kPrivateStoreInBounds) != nullptr);
+  if (isSplitIntoBytes(valueType, store.getAlign()))
+    return storeBytesAt(base, value(store.getPointerOperand()), valueType, stored, store);
+  return storeWordsAt(base, value(store.getPointerOperand()), valueType, stored, store);
 }
 
 Id KernelEmitter::wordMemoryAtomicPointer(llvm::Value *pointer, llvm::Type *valueType, const llvm::Instruction &user,
