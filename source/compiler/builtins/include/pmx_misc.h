@@ -6,6 +6,18 @@
 
 #include "pmx_math.h"
 
+/// |a| = m 2^*e with m an integer in [2^52, 2^53), for a finite nonzero.
+/// Without branches: the vulkan compiler inlines the integer fma, which
+/// calls it three times, wherever a kernel needs an exact fma.
+static inline ulong __pmx_int_mantissa(double a, int *e) {
+  ulong bits = as_ulong(a);
+  int field = (int)(bits >> 52) & 0x7ff;
+  ulong fraction = bits & 0xfffffffffffffUL;
+  int shift = (int)clz(fraction) - 11; // a denormal's top bit to bit 52
+  *e = (field != 0 ? field : 1 - shift) - 1075;
+  return field != 0 ? fraction | (1UL << 52) : fraction << shift;
+}
+
 /// The unbiased exponent of a finite nonzero x (denormals included):
 /// x = m * 2^e with 1 <= |m| < 2.
 static inline int __pmx_exponent(double x) {

@@ -22,7 +22,7 @@
 // would branch): a GPU runs both sides of a divergent branch anyway, and the
 // function is inlined wherever a kernel needs an exact fma, so the fewer
 // instructions the better.
-#include "pmx_math.h"
+#include "pmx_misc.h"
 
 /// Where the library needs an exact fma (pmx_math.h): the device's, which the
 /// compiler replaces where it rounds twice.
@@ -61,21 +61,11 @@ static inline __pmx_u128 __pmx_u128_shr_jam(__pmx_u128 x, uint s) {
   return r;
 }
 
-/// a's mantissa as an integer in [2^52, 2^53) and *scale with
-/// |a| = mantissa * 2^(*scale - 1075); a finite and nonzero.
-static inline ulong __pmx_fma_mantissa(ulong bits, int *scale) {
-  int field = (int)(bits >> 52) & 0x7ff;
-  ulong mantissa = bits & 0xfffffffffffffUL;
-  int shift = (int)clz(mantissa) - 11; // a denormal's top bit to bit 52
-  *scale = field != 0 ? field : 1 - shift;
-  return field != 0 ? mantissa | (1UL << 52) : mantissa << shift;
-}
-
 double __pmx_fma_f64_in_integers(double a, double b, double c) {
   ulong ua = as_ulong(a), ub = as_ulong(b), uc = as_ulong(c);
   const ulong magnitude = 0x7fffffffffffffffUL, infinity = 0x7ff0000000000000UL;
-  int sa, sb, sc;
-  ulong ma = __pmx_fma_mantissa(ua, &sa), mb = __pmx_fma_mantissa(ub, &sb), mc = __pmx_fma_mantissa(uc, &sc);
+  int ea, eb, ec; // |a| = ma 2^ea, ...
+  ulong ma = __pmx_int_mantissa(a, &ea), mb = __pmx_int_mantissa(b, &eb), mc = __pmx_int_mantissa(c, &ec);
   // The exact product ma * mb < 2^106 from 32-bit halves.
   ulong a0 = ma & 0xffffffffUL, a1 = ma >> 32, b0 = mb & 0xffffffffUL, b1 = mb >> 32;
   ulong low = a0 * b0, middle = a0 * b1 + a1 * b0; // middle < 2^54
@@ -84,9 +74,9 @@ double __pmx_fma_f64_in_integers(double a, double b, double c) {
   product.hi = a1 * b1 + (middle >> 32) + (product.lo < low);
   // Both below 2^126 with their low 20 bits zero; value = X * 2^scale.
   product = __pmx_u128_shl(product, 20);
-  int productScale = sa + sb - 2150 - 20;
+  int productScale = ea + eb - 20;
   __pmx_u128 addend = {mc << 9, 0}; // mc << 73
-  int addendScale = sc - 1075 - 73;
+  int addendScale = ec - 73;
   // The one of smaller scale moves down (the other by 0, which is no move).
   int scale = max(productScale, addendScale);
   addend = __pmx_u128_shr_jam(addend, (uint)(scale - addendScale));

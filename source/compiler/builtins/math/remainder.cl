@@ -11,16 +11,6 @@
 // arguments are exact in double and the double result fits in float.
 #include "pmx_misc.h"
 
-/// a = m 2^e with m an integer in [2^52, 2^53), a positive finite nonzero.
-static inline ulong __pmx_int_mantissa(double a, int *e) {
-  int k = __pmx_exponent(a);
-  *e = k - 52;
-  ulong bits = as_ulong(a);
-  if ((bits >> 52) != 0)
-    return (bits & 0xfffffffffffffUL) | (1UL << 52);
-  return bits << (52 - (k + 1074)); // denormal: its top bit moved to bit 52
-}
-
 /// |x| mod |y| (nearest = false) or |x| rem |y| (nearest = true), with the
 /// sign of x, and the signed low 7 bits of the quotient in *quo.
 static inline double __pmx_remainder_core(double x, double y, bool nearest, int *quo) {
