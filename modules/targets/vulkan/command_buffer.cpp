@@ -56,6 +56,9 @@ void CommandBuffer::freeCommandBuffers() {
   for (Segment &segment : segments_)
     if (segment.commands != VK_NULL_HANDLE)
       vkFreeCommandBuffers(owner_->get(), pool_, 1, &segment.commands);
+  for (Recorded &recorded : previous_)
+    if (recorded.commands != VK_NULL_HANDLE)
+      vkFreeCommandBuffers(owner_->get(), pool_, 1, &recorded.commands);
   if (!spareCommands_.empty())
     vkFreeCommandBuffers(owner_->get(), pool_, static_cast<uint32_t>(spareCommands_.size()), spareCommands_.data());
   spareCommands_.clear();
@@ -67,23 +70,25 @@ llvm::Error CommandBuffer::checkRecordable() const {
   return llvm::Error::success();
 }
 
-void CommandBuffer::barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-  recordMemoryBarrier(commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, dstStage,
-                      dstAccess);
+void CommandBuffer::barrier(CommandTape &tape, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
+  tape.barrier(VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, dstStage, dstAccess);
 }
 
-llvm::Expected<VkCommandBuffer> CommandBuffer::beginCommand() {
-  auto commands = segmentCommands();
-  if (!commands)
-    return commands.takeError();
+CommandTape &CommandBuffer::beginCommand() {
   Segment &segment = segments_.back();
   if (segment.hasCommands)
-    commandBarrier(*commands);
+    commandBarrier(segment.tape);
   segment.hasCommands = true;
-  return *commands;
+  return segment.tape;
 }
 
-void CommandBuffer::commandBarrier(VkCommandBuffer commands) {
+void CommandBuffer::writes(const mux::Buffer &buffer) {
+  const mux::Memory *memory = buffer.boundMemory();
+  if (!memory || (memory->properties() & mux::MemoryHostVisible))
+    segments_.back().hostReads = true;
+}
+
+void CommandBuffer::commandBarrier(CommandTape &tape) {
   // Commands reach memory only from compute shaders (buffer device
   // addresses: storage accesses) and transfers (copies, fills, updates);
   // timestamps and query resets order themselves. The wider barrier (all
@@ -92,37 +97,9 @@ void CommandBuffer::commandBarrier(VkCommandBuffer commands) {
   // 0.71x with this one.
   constexpr VkPipelineStageFlags2 stages =
       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-  recordMemoryBarrier(commands, stages, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT, stages,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
-}
-
-llvm::Expected<VkCommandBuffer> CommandBuffer::segmentCommands() {
-  Segment &segment = segments_.back();
-  if (segment.commands == VK_NULL_HANDLE) {
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    if (!spareCommands_.empty()) {
-      // Reset with the pool (reset()); allocating one took NVIDIA's driver
-      // 60 to 120 µs.
-      commands = spareCommands_.back();
-      spareCommands_.pop_back();
-    } else {
-      VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      allocateInfo.commandPool = pool_;
-      allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      allocateInfo.commandBufferCount = 1;
-      if (llvm::Error error =
-              check(vkAllocateCommandBuffers(device_.handle(), &allocateInfo, &commands), "vkAllocateCommandBuffers"))
-        return error;
-    }
-    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    if (llvm::Error error = check(vkBeginCommandBuffer(commands, &beginInfo), "vkBeginCommandBuffer")) {
-      vkFreeCommandBuffers(device_.handle(), pool_, 1, &commands);
-      return error;
-    }
-    segment.commands = commands;
-  }
-  return segment.commands;
+  tape.barrier(stages, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT, stages,
+               VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                   VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
 llvm::Error CommandBuffer::readBuffer(mux::Buffer &src, uint64_t srcOffset, void *dst, uint64_t size) {
@@ -199,9 +176,8 @@ llvm::Error CommandBuffer::copyBuffer(mux::Buffer &src, uint64_t srcOffset, mux:
   auto [source, destination] = *buffers;
   if (size == 0)
     return llvm::Error::success();
-  auto commands = beginCommand();
-  if (!commands)
-    return commands.takeError();
+  CommandTape &tape = beginCommand();
+  writes(*destination);
   // Vulkan forbids overlapping regions in one copy; memmove semantics come
   // from copying an overlapping range in pieces no longer than the distance,
   // ordered away from the overlap, with a barrier between pieces.
@@ -211,7 +187,7 @@ llvm::Error CommandBuffer::copyBuffer(mux::Buffer &src, uint64_t srcOffset, mux:
   const uint64_t distance = srcBegin > dstBegin ? srcBegin - dstBegin : dstBegin - srcBegin;
   if (!sameMemory || distance >= size) {
     VkBufferCopy region{srcOffset, dstOffset, size};
-    vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), 1, &region);
+    tape.copyBuffer(source->handle(), destination->handle(), {&region, 1});
     return llvm::Error::success();
   }
   if (distance == 0)
@@ -222,9 +198,8 @@ llvm::Error CommandBuffer::copyBuffer(mux::Buffer &src, uint64_t srcOffset, mux:
     uint64_t at = forward ? done : size - done - piece;
     VkBufferCopy region{srcOffset + at, dstOffset + at, piece};
     if (done)
-      barrier(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-              VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), 1, &region);
+      barrier(tape, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    tape.copyBuffer(source->handle(), destination->handle(), {&region, 1});
     done += piece;
   }
   return llvm::Error::success();
@@ -250,10 +225,9 @@ llvm::Error CommandBuffer::copyBufferRect(mux::Buffer &src, mux::Buffer &dst, co
       row.size = normal->region[0];
       rows.push_back(row);
     }
-  auto commands = beginCommand();
-  if (!commands)
-    return commands.takeError();
-  vkCmdCopyBuffer(*commands, source->handle(), destination->handle(), static_cast<uint32_t>(rows.size()), rows.data());
+  CommandTape &tape = beginCommand();
+  writes(*destination);
+  tape.copyBuffer(source->handle(), destination->handle(), rows);
   return llvm::Error::success();
 }
 
@@ -271,10 +245,9 @@ llvm::Error CommandBuffer::fillBuffer(mux::Buffer &dst, uint64_t offset, uint64_
     return error;
   if (size == 0)
     return llvm::Error::success();
-  auto commands = beginCommand();
-  if (!commands)
-    return commands.takeError();
-  return recordFillPieces(*commands, (*destination)->handle(), offset, size, static_cast<const std::byte *>(pattern),
+  CommandTape &tape = beginCommand();
+  writes(**destination);
+  return recordFillPieces(tape, (*destination)->handle(), offset, size, static_cast<const std::byte *>(pattern),
                           patternSize);
 }
 
@@ -318,11 +291,9 @@ llvm::Error CommandBuffer::writeTimestamp(mux::QueryPool &pool, uint32_t index) 
   // query, and an ALL_COMMANDS timestamp is latched once every earlier
   // command has completed. (A barrier per timestamp cost NVIDIA's H100
   // about 8 µs of device time each.)
-  auto commands = segmentCommands();
-  if (!commands)
-    return commands.takeError();
-  vkCmdResetQueryPool(*commands, vulkanPool->handle(), index, 1);
-  vkCmdWriteTimestamp2(*commands, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, vulkanPool->handle(), index);
+  CommandTape &tape = segments_.back().tape;
+  tape.resetQuery(vulkanPool->handle(), index);
+  tape.writeTimestamp(vulkanPool->handle(), index);
   segments_.back().timestamps.push_back({vulkanPool, index});
   return llvm::Error::success();
 }
@@ -330,26 +301,84 @@ llvm::Error CommandBuffer::writeTimestamp(mux::QueryPool &pool, uint32_t index) 
 llvm::Error CommandBuffer::finalize() {
   if (llvm::Error error = checkRecordable())
     return error;
-  for (Segment &segment : segments_) {
-    if (segment.commands == VK_NULL_HANDLE)
-      continue;
-    // The host reads results (mapped memory, printf buffers) after the
-    // segment's fence.
-    barrier(segment.commands, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
-    if (llvm::Error error = check(vkEndCommandBuffer(segment.commands), "vkEndCommandBuffer"))
-      return error;
-  }
+  for (Segment &segment : segments_)
+    if (segment.hostReads) // the host reads after the segment's completion
+      barrier(segment.tape, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
+  if (llvm::Error error = recordSegments())
+    return error;
   finalized_ = true;
   return llvm::Error::success();
 }
 
+llvm::Error CommandBuffer::recordSegments() {
+  const uint64_t destroyed = owner_->destroyedObjects();
+  bool same = previousReusable_ && previous_.size() == segments_.size() && destroyed == previousRecordedAt_;
+  for (size_t i = 0; same && i < segments_.size(); ++i)
+    same = previous_[i].tape == segments_[i].tape;
+  reusedRecording_ = same;
+  if (same) {
+    for (size_t i = 0; i < segments_.size(); ++i)
+      segments_[i].commands = std::exchange(previous_[i].commands, VK_NULL_HANDLE);
+    previous_.clear();
+    return llvm::Error::success();
+  }
+  bool recordedBefore = false;
+  for (Recorded &recorded : previous_)
+    if (recorded.commands != VK_NULL_HANDLE) {
+      spareCommands_.push_back(recorded.commands);
+      recordedBefore = true;
+    }
+  previous_.clear();
+  if (recordedBefore) // back to the initial state, all of them
+    vkResetCommandPool(device_.handle(), pool_, 0);
+  previousRecordedAt_ = destroyed;
+  for (Segment &segment : segments_) {
+    if (segment.tape.empty())
+      continue;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (!spareCommands_.empty()) {
+      // Allocating one took NVIDIA's driver 60 to 120 µs.
+      commands = spareCommands_.back();
+      spareCommands_.pop_back();
+    } else {
+      VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      allocateInfo.commandPool = pool_;
+      allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      allocateInfo.commandBufferCount = 1;
+      if (llvm::Error error =
+              check(vkAllocateCommandBuffers(device_.handle(), &allocateInfo, &commands), "vkAllocateCommandBuffers"))
+        return error;
+    }
+    // Not one-time: a later recording with the same tape submits it again.
+    VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    if (llvm::Error error = check(vkBeginCommandBuffer(commands, &beginInfo), "vkBeginCommandBuffer")) {
+      spareCommands_.push_back(commands);
+      return error;
+    }
+    segment.commands = commands;
+    segment.tape.replay(commands);
+    if (llvm::Error error = check(vkEndCommandBuffer(commands), "vkEndCommandBuffer"))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
 void CommandBuffer::reset() {
-  // The pool's reset returns every command buffer of it to the initial
-  // state; they are kept for the next recording.
-  vkResetCommandPool(device_.handle(), pool_, 0);
-  for (Segment &segment : segments_)
-    if (segment.commands != VK_NULL_HANDLE)
-      spareCommands_.push_back(segment.commands);
+  // The last finalized recording's command buffers are kept, not reset:
+  // finalize() submits them again if the new tapes are the same.
+  if (finalized_) {
+    previous_.clear(); // finalize() emptied it
+    for (Segment &segment : segments_)
+      previous_.push_back({std::move(segment.tape), segment.commands});
+    previousReusable_ = true;
+  } else {
+    // A finalize() that failed may have left command buffers half recorded.
+    for (Segment &segment : segments_)
+      if (segment.commands != VK_NULL_HANDLE) {
+        previous_.push_back({{}, segment.commands});
+        previousReusable_ = false;
+      }
+  }
   segments_.clear();
   segments_.emplace_back();
   arena_.reset();

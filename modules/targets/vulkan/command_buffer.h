@@ -1,11 +1,15 @@
-// mux::CommandBuffer recorded into Vulkan command buffers. Commands are
-// separated by global memory barriers (each sees its predecessor's writes).
+// mux::CommandBuffer recorded into Vulkan command buffers: each command goes
+// on its segment's tape (command_tape.h), and finalize() records the tapes,
+// or submits the command buffers of the last recording again when the
+// tapes are the same. Commands are separated by global memory barriers
+// (each sees its predecessor's writes).
 // A user callback ends a *segment*: the queue submits segments one at a
 // time and runs each one's host work (markers, printf output, the callback)
 // once it has completed. Markers do not split: they run, in order, after
 // their segment completed.
 #pragma once
 
+#include "command_tape.h"
 #include "device_handle.h"
 #include "query_pool.h"
 #include "record_arena.h"
@@ -62,6 +66,9 @@ public:
   /// returns the first failure of one of its commands (a kernel's access
   /// outside its buffers), or success.
   mux::Outcome completeSegment(size_t index, const mux::Outcome &outcome);
+  /// Whether the last finalize() kept the Vulkan command buffers of the
+  /// recording before it (command_tape.h), instead of recording anew.
+  bool reusedRecording() const { return reusedRecording_; }
   /// Whether a dispatch of this command buffer is under way (queue mutex).
   bool executing() const { return executing_; }
   void setExecuting(bool executing) { executing_ = executing; }
@@ -79,12 +86,22 @@ private:
     std::string kernel;                ///< AccessCheck: the kernel's name
   };
   struct Segment {
-    VkCommandBuffer commands = VK_NULL_HANDLE;
+    CommandTape tape;                          ///< its Vulkan commands, recorded at finalize()
+    VkCommandBuffer commands = VK_NULL_HANDLE; ///< after finalize(); null when the tape is empty
     std::vector<Action> actions;
     std::vector<TimestampSlot> timestamps;
     std::vector<std::string> kernels;  ///< names of the kernels it launches
     mux::CommandCallback userCallback; ///< ends the segment; empty for the last
     bool hasCommands = false;          ///< a command (not a timestamp) was recorded
+    /// A command may write memory the host reads (host-visible buffers,
+    /// printf buffers, access reports): the segment ends with a barrier to
+    /// the host, which cost NVIDIA's H100 about 0.8 µs of every launch.
+    bool hostReads = false;
+  };
+  /// A segment as recorded last time, kept for finalize() to reuse.
+  struct Recorded {
+    CommandTape tape;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
   };
 
   CommandBuffer(Device &device, SharedDevice owner, VkCommandPool pool)
@@ -100,21 +117,25 @@ private:
   llvm::Error addMarker(Action::Kind kind, mux::CommandCallback callback);
   llvm::Error checkHostPointerCommand(mux::Buffer &buffer, uint64_t offset, uint64_t size, const void *host,
                                       const char *what);
-  /// The current segment's Vulkan command buffer, begun, after a barrier
-  /// that orders this command after the segment's commands before it. The
-  /// segment's first command has none: what came before it on the device is
-  /// ordered by the submission's semaphore wait (queue.h); a barrier there
-  /// added about 4 µs to every launch on NVIDIA's driver.
-  llvm::Expected<VkCommandBuffer> beginCommand();
-  /// The current segment's VkCommandBuffer (begun on first use), no barrier.
-  llvm::Expected<VkCommandBuffer> segmentCommands();
-  void barrier(VkCommandBuffer commands, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+  /// The current segment's commands, after a barrier that orders this
+  /// command after the segment's commands before it. The segment's first
+  /// command has none: what came before it on the device is ordered by the
+  /// submission's semaphore wait (queue.h); a barrier there added about 4 µs
+  /// to every launch on NVIDIA's driver.
+  CommandTape &beginCommand();
+  /// Notes that the current command may write `buffer`'s memory.
+  void writes(const mux::Buffer &buffer);
+  void barrier(CommandTape &tape, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+  /// Gives every segment its VkCommandBuffer: the ones recorded last time
+  /// when every tape is unchanged and nothing they name was destroyed,
+  /// else new recordings of the tapes.
+  llvm::Error recordSegments();
   /// Orders a command's shader-storage and transfer accesses after those of
   /// the command recorded before it.
-  void commandBarrier(VkCommandBuffer commands);
-  llvm::Error recordFillPieces(VkCommandBuffer commands, VkBuffer dst, uint64_t offset, uint64_t size,
+  void commandBarrier(CommandTape &tape);
+  llvm::Error recordFillPieces(CommandTape &tape, VkBuffer dst, uint64_t offset, uint64_t size,
                                const std::byte *pattern, size_t patternSize);
-  llvm::Error recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
+  llvm::Error recordLaunch(CommandTape &tape, Kernel &kernel, std::span<const mux::KernelArg> args,
                            const mux::NDRange &range);
   void freeCommandBuffers();
   /// The failure a launch's kernel reported in its AccessReport, if any;
@@ -127,7 +148,16 @@ private:
   RecordArena arena_;     ///< what the device reads
   RecordArena hostArena_; ///< what the host reads
   std::vector<Segment> segments_;
-  /// Command buffers of pool_ not used since the last reset().
+  /// The segments of the last finalized recording, from reset() until the
+  /// next finalize() reuses or discards their command buffers.
+  std::vector<Recorded> previous_;
+  /// DeviceHandle::destroyedObjects() when previous_ was recorded.
+  uint64_t previousRecordedAt_ = 0;
+  /// previous_ is a whole finalized recording, every command buffer of it
+  /// executable.
+  bool previousReusable_ = false;
+  bool reusedRecording_ = false;
+  /// Command buffers of pool_ in the initial state.
   std::vector<VkCommandBuffer> spareCommands_;
   bool finalized_ = false;
   bool executing_ = false;

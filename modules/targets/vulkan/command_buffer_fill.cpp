@@ -16,7 +16,7 @@ constexpr uint64_t kMaxFillBlock = 64 * 1024;
 
 } // namespace
 
-llvm::Error CommandBuffer::recordFillPieces(VkCommandBuffer commands, VkBuffer dst, uint64_t offset, uint64_t size,
+llvm::Error CommandBuffer::recordFillPieces(CommandTape &tape, VkBuffer dst, uint64_t offset, uint64_t size,
                                             const std::byte *pattern, size_t patternSize) {
   // The block holds whole patterns starting at phase 0; a copy that must
   // start at phase k reads from block offset k.
@@ -35,7 +35,7 @@ llvm::Error CommandBuffer::recordFillPieces(VkCommandBuffer commands, VkBuffer d
     const uint64_t chunk = blockLength - (wordPattern ? 4 : 0);
     for (uint64_t done = 0; done < length; done += chunk)
       regions.push_back({block->offset + phase, offset + at + done, std::min(chunk, length - done)});
-    vkCmdCopyBuffer(commands, block->buffer, dst, static_cast<uint32_t>(regions.size()), regions.data());
+    tape.copyBuffer(block->buffer, dst, regions);
   };
   if (!wordPattern) {
     // One block from the arena, then the filled part doubled in place:
@@ -44,10 +44,10 @@ llvm::Error CommandBuffer::recordFillPieces(VkCommandBuffer commands, VkBuffer d
     copyFromBlock(0, std::min(size, blockLength));
     for (uint64_t done = blockLength; done < size;) {
       const uint64_t length = std::min(done, size - done);
-      barrier(commands, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+      barrier(tape, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
               VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
       VkBufferCopy region{offset, offset + done, length};
-      vkCmdCopyBuffer(commands, dst, dst, 1, &region);
+      tape.copyBuffer(dst, dst, {&region, 1});
       done += length;
     }
     return llvm::Error::success();
@@ -60,7 +60,7 @@ llvm::Error CommandBuffer::recordFillPieces(VkCommandBuffer commands, VkBuffer d
   if (body) {
     uint32_t word = 0;
     std::memcpy(&word, block->host + head % patternSize, 4);
-    vkCmdFillBuffer(commands, dst, offset + head, body, word);
+    tape.fillBuffer(dst, offset + head, body, word);
   }
   if (tail)
     copyFromBlock(head + body, tail);

@@ -12,6 +12,8 @@
 
 #include "compiler/abi/printf_abi.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstring>
 
 namespace vulkan_target {
@@ -30,11 +32,12 @@ public:
   }
   void set3(abi::LaunchField field, const std::array<uint32_t, 3> &value) { set(field, value.data()); }
   void set64(abi::LaunchField field, uint64_t value) { set(field, &value); }
-  std::vector<std::byte> &bytes() { return bytes_; }
+  std::span<std::byte> bytes() { return bytes_; }
 
 private:
   const compiler::VulkanKernelBinaryInfo &info_;
-  std::vector<std::byte> bytes_;
+  /// Vulkan guarantees 128 bytes of push constants; NVIDIA offers 256.
+  llvm::SmallVector<std::byte, 256> bytes_;
 };
 
 /// Writes the arguments at their offsets in `block` (push constants or
@@ -81,16 +84,17 @@ llvm::Error CommandBuffer::ndrange(mux::Kernel &kernel, std::span<const mux::Ker
   for (uint32_t d = 0; d < range.dimensions; ++d)
     if (range.globalSize[d] == 0)
       return llvm::Error::success(); // an empty range runs nothing
-  auto commands = beginCommand();
-  if (!commands)
-    return commands.takeError();
-  if (llvm::Error error = recordLaunch(*commands, *vulkanKernel, args, range))
+  CommandTape &tape = beginCommand();
+  for (const mux::KernelArg &arg : args)
+    if (arg.buffer)
+      writes(*arg.buffer);
+  if (llvm::Error error = recordLaunch(tape, *vulkanKernel, args, range))
     return error;
   segments_.back().kernels.push_back(vulkanKernel->name());
   return llvm::Error::success();
 }
 
-llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel, std::span<const mux::KernelArg> args,
+llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::span<const mux::KernelArg> args,
                                         const mux::NDRange &range) {
   const compiler::VulkanKernelBinaryInfo &info = kernel.binaryInfo();
   const LoadedProgram &program = kernel.program();
@@ -110,7 +114,7 @@ llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel
       global, local,
       {limits.maxComputeWorkGroupCount[0], limits.maxComputeWorkGroupCount[1], limits.maxComputeWorkGroupCount[2]});
   // Every pipeline first, so a failure records nothing.
-  std::vector<VkPipeline> pipelines;
+  llvm::SmallVector<VkPipeline, 8> pipelines;
   for (const DispatchPiece &piece : pieces) {
     auto pipeline = kernel.pipeline({piece.localSize, localArgSizes});
     if (!pipeline)
@@ -143,6 +147,7 @@ llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel
       return report.takeError();
     std::memset(report->host, 0, sizeof(abi::AccessReport));
     push.set64(abi::LaunchField::AccessReport, report->address);
+    segments_.back().hostReads = true;
     segments_.back().actions.push_back({Action::Kind::AccessCheck, nullptr, {}, report->host, kernel.name()});
   }
   push.set64(abi::LaunchField::AccessScratch, device_.accessScratchAddress());
@@ -154,10 +159,11 @@ llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel
     if (!printfBuffer)
       return printfBuffer.takeError();
     compiler::abi::PrintfBufferHeader header{capacity, 0};
-    vkCmdUpdateBuffer(commands, printfBuffer->buffer, printfBuffer->offset, sizeof(header), &header);
-    barrier(commands, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+    tape.updateBuffer(printfBuffer->buffer, printfBuffer->offset, std::as_bytes(std::span(&header, 1)));
+    barrier(tape, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     push.set64(abi::LaunchField::PrintfBuffer, printfBuffer->address);
+    segments_.back().hostReads = true;
     segments_.back().actions.push_back(
         {Action::Kind::Printf, nullptr, PrintfOutput{printfBuffer->host, &program.binary.printfTable}});
   }
@@ -165,14 +171,13 @@ llvm::Error CommandBuffer::recordLaunch(VkCommandBuffer commands, Kernel &kernel
   VkPipeline bound = VK_NULL_HANDLE;
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (pipelines[i] != bound) {
-      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[i]);
+      tape.bindPipeline(pipelines[i]);
       bound = pipelines[i];
     }
     push.set3(abi::LaunchField::GroupOffset, pieces[i].groupOffset);
     if (!push.bytes().empty())
-      vkCmdPushConstants(commands, kernel.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                         static_cast<uint32_t>(push.bytes().size()), push.bytes().data());
-    vkCmdDispatch(commands, pieces[i].groupCount[0], pieces[i].groupCount[1], pieces[i].groupCount[2]);
+      tape.pushConstants(kernel.layout(), push.bytes());
+    tape.dispatch(pieces[i].groupCount[0], pieces[i].groupCount[1], pieces[i].groupCount[2]);
   }
   return llvm::Error::success();
 }

@@ -36,9 +36,16 @@ public:
   /// (process_exit.h): no object of the device may be destroyed then.
   bool abandoned() const { return abandoned_.load(std::memory_order_acquire) || vulkanGoneAtExit(); }
   void abandon() const { abandoned_.store(true, std::memory_order_release); }
+  /// How many objects a recorded command buffer may name (buffers,
+  /// pipelines, query pools) were destroyed so far: a recording is
+  /// replayed only while this count is the one it was made at, since a
+  /// handle may be reused for a new object (command_tape.h).
+  uint64_t destroyedObjects() const { return destroyedObjects_.load(std::memory_order_acquire); }
+  void noteDestroyed() const { destroyedObjects_.fetch_add(1, std::memory_order_acq_rel); }
 
 private:
   mutable std::atomic<bool> abandoned_{false};
+  mutable std::atomic<uint64_t> destroyedObjects_{0};
   std::shared_ptr<Instance> instance_; // the instance outlives the device
   VkDevice device_;
 };

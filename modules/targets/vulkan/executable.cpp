@@ -103,6 +103,7 @@ Kernel::Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKer
 }
 
 Kernel::~Kernel() {
+  program_->owner->noteDestroyed(); // its pipelines
   if (program_->owner->abandoned())
     return;
   VkDevice device = program_->owner->get();

@@ -118,6 +118,7 @@ llvm::Expected<std::unique_ptr<Buffer>> Buffer::create(Device &device, uint64_t 
 }
 
 Buffer::~Buffer() {
+  owner_->noteDestroyed();
   if (!owner_->abandoned())
     vkDestroyBuffer(owner_->get(), buffer_, nullptr);
 }

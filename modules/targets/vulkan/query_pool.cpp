@@ -23,6 +23,7 @@ llvm::Expected<std::unique_ptr<QueryPool>> QueryPool::create(Device &device, uin
 }
 
 QueryPool::~QueryPool() {
+  owner_->noteDestroyed();
   if (!owner_->abandoned())
     vkDestroyQueryPool(owner_->get(), pool_, nullptr);
 }
