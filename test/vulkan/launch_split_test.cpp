@@ -2,6 +2,8 @@
 // pieces of one local size each and at most the device's group counts.
 #include "launch_split.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -14,7 +16,7 @@ using vulkan_target::DispatchPiece;
 using vulkan_target::splitRange;
 
 /// Runs the pieces on the host: each work-item's OpenCL global id.
-std::map<std::tuple<uint64_t, uint64_t, uint64_t>, int> cover(const std::vector<DispatchPiece> &pieces,
+std::map<std::tuple<uint64_t, uint64_t, uint64_t>, int> cover(llvm::ArrayRef<DispatchPiece> pieces,
                                                               const std::array<uint64_t, 3> &local) {
   std::map<std::tuple<uint64_t, uint64_t, uint64_t>, int> seen;
   for (const DispatchPiece &piece : pieces)
@@ -31,7 +33,7 @@ std::map<std::tuple<uint64_t, uint64_t, uint64_t>, int> cover(const std::vector<
 
 void expectExactCover(const std::array<uint64_t, 3> &global, const std::array<uint64_t, 3> &local,
                       const std::array<uint32_t, 3> &maxGroups, size_t expectedPieces) {
-  std::vector<DispatchPiece> pieces = splitRange(global, local, maxGroups);
+  auto pieces = splitRange(global, local, maxGroups);
   EXPECT_EQ(pieces.size(), expectedPieces);
   for (const DispatchPiece &piece : pieces)
     for (int d = 0; d < 3; ++d) {
@@ -55,7 +57,7 @@ TEST(LaunchSplitTest, PartialGroupsInEveryDimensionGiveEightPieces) {
 }
 
 TEST(LaunchSplitTest, RangeSmallerThanOneGroupIsOnePartialPiece) {
-  std::vector<DispatchPiece> pieces = splitRange({3, 1, 1}, {8, 1, 1}, {65535, 65535, 65535});
+  auto pieces = splitRange({3, 1, 1}, {8, 1, 1}, {65535, 65535, 65535});
   ASSERT_EQ(pieces.size(), 1u);
   EXPECT_EQ(pieces[0].localSize[0], 3u);
   EXPECT_EQ(pieces[0].groupOffset[0], 0u);
@@ -69,7 +71,7 @@ TEST(LaunchSplitTest, TooManyGroupsAreChunked) {
 }
 
 TEST(LaunchSplitTest, FullGroupsComeFirst) {
-  std::vector<DispatchPiece> pieces = splitRange({13, 7, 1}, {4, 3, 1}, {65535, 65535, 65535});
+  auto pieces = splitRange({13, 7, 1}, {4, 3, 1}, {65535, 65535, 65535});
   ASSERT_EQ(pieces.size(), 4u);
   EXPECT_EQ(pieces[0].localSize, (std::array<uint32_t, 3>{4, 3, 1}));
   EXPECT_EQ(pieces[0].groupCount, (std::array<uint32_t, 3>{3, 2, 1}));

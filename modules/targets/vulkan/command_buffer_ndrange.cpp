@@ -110,7 +110,7 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
   }
   const std::vector<uint32_t> localArgSizes = kernel.localArgSizes(args);
   const VkPhysicalDeviceLimits &limits = device_.facts().properties.limits;
-  const std::vector<DispatchPiece> pieces = splitRange(
+  const llvm::SmallVector<DispatchPiece, 8> pieces = splitRange(
       global, local,
       {limits.maxComputeWorkGroupCount[0], limits.maxComputeWorkGroupCount[1], limits.maxComputeWorkGroupCount[2]});
   // Every pipeline first, so a failure records nothing.

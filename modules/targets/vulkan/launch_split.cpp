@@ -12,8 +12,8 @@ struct Part {
   uint64_t groups;
 };
 
-std::vector<Part> partsOf(uint64_t global, uint64_t local) {
-  std::vector<Part> parts;
+llvm::SmallVector<Part, 2> partsOf(uint64_t global, uint64_t local) {
+  llvm::SmallVector<Part, 2> parts;
   if (global / local)
     parts.push_back({static_cast<uint32_t>(local), 0, global / local});
   if (global % local)
@@ -23,13 +23,13 @@ std::vector<Part> partsOf(uint64_t global, uint64_t local) {
 
 } // namespace
 
-std::vector<DispatchPiece> splitRange(const std::array<uint64_t, 3> &globalSize,
-                                      const std::array<uint64_t, 3> &localSize,
-                                      const std::array<uint32_t, 3> &maxGroupCount) {
-  std::array<std::vector<Part>, 3> parts;
+llvm::SmallVector<DispatchPiece, 8> splitRange(const std::array<uint64_t, 3> &globalSize,
+                                               const std::array<uint64_t, 3> &localSize,
+                                               const std::array<uint32_t, 3> &maxGroupCount) {
+  std::array<llvm::SmallVector<Part, 2>, 3> parts;
   for (int d = 0; d < 3; ++d)
     parts[d] = partsOf(globalSize[d], localSize[d]);
-  std::vector<DispatchPiece> pieces;
+  llvm::SmallVector<DispatchPiece, 8> pieces;
   for (const Part &z : parts[2])
     for (const Part &y : parts[1])
       for (const Part &x : parts[0]) {
@@ -60,9 +60,9 @@ std::vector<DispatchPiece> splitRange(const std::array<uint64_t, 3> &globalSize,
   return pieces;
 }
 
-std::vector<std::array<uint32_t, 3>> pieceLocalSizes(const std::array<uint64_t, 3> &globalSize,
-                                                     const std::array<uint64_t, 3> &localSize) {
-  std::vector<std::array<uint32_t, 3>> sizes;
+llvm::SmallVector<std::array<uint32_t, 3>, 8> pieceLocalSizes(const std::array<uint64_t, 3> &globalSize,
+                                                              const std::array<uint64_t, 3> &localSize) {
+  llvm::SmallVector<std::array<uint32_t, 3>, 8> sizes;
   for (const Part &z : partsOf(globalSize[2], localSize[2]))
     for (const Part &y : partsOf(globalSize[1], localSize[1]))
       for (const Part &x : partsOf(globalSize[0], localSize[0]))

@@ -6,9 +6,10 @@
 // piece tells the kernel its first group's OpenCL id (GroupOffset).
 #pragma once
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <array>
 #include <cstdint>
-#include <vector>
 
 namespace vulkan_target {
 
@@ -21,13 +22,13 @@ struct DispatchPiece {
 /// The dispatches covering `globalSize` work-items in groups of
 /// `localSize` (both positive in every dimension), in an order that runs
 /// the full groups first.
-std::vector<DispatchPiece> splitRange(const std::array<uint64_t, 3> &globalSize,
-                                      const std::array<uint64_t, 3> &localSize,
-                                      const std::array<uint32_t, 3> &maxGroupCount);
+llvm::SmallVector<DispatchPiece, 8> splitRange(const std::array<uint64_t, 3> &globalSize,
+                                               const std::array<uint64_t, 3> &localSize,
+                                               const std::array<uint32_t, 3> &maxGroupCount);
 
 /// The distinct local sizes of splitRange's pieces (the pipelines a launch
 /// needs).
-std::vector<std::array<uint32_t, 3>> pieceLocalSizes(const std::array<uint64_t, 3> &globalSize,
-                                                     const std::array<uint64_t, 3> &localSize);
+llvm::SmallVector<std::array<uint32_t, 3>, 8> pieceLocalSizes(const std::array<uint64_t, 3> &globalSize,
+                                                              const std::array<uint64_t, 3> &localSize);
 
 } // namespace vulkan_target

@@ -21,6 +21,8 @@
 #include "mux/queue.h"
 #include "mux/support/cpu_sync.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -66,8 +68,8 @@ public:
 private:
   struct Dispatch {
     CommandBuffer *commandBuffer;
-    std::vector<Semaphore *> waits;
-    std::vector<Semaphore *> signals;
+    llvm::SmallVector<Semaphore *, 4> waits;
+    llvm::SmallVector<Semaphore *, 4> signals;
     mux::support::CpuFence *fence;
     mux::CompletionCallback onComplete;
     size_t nextSegment = 0;
