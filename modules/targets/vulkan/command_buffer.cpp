@@ -74,6 +74,19 @@ void CommandBuffer::barrier(CommandTape &tape, VkPipelineStageFlags2 dstStage, V
   tape.barrier(VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, dstStage, dstAccess);
 }
 
+CommandTape CommandBuffer::spareTape() {
+  if (spareTapes_.empty())
+    return {};
+  CommandTape tape = std::move(spareTapes_.back());
+  spareTapes_.pop_back();
+  return tape;
+}
+
+void CommandBuffer::startSegment() {
+  segments_.emplace_back();
+  segments_.back().tape = spareTape();
+}
+
 CommandTape &CommandBuffer::beginCommand() {
   Segment &segment = segments_.back();
   if (segment.hasCommands)
@@ -257,7 +270,7 @@ llvm::Error CommandBuffer::userCallback(mux::CommandCallback callback) {
   if (!callback)
     return mux::makeError(mux::Status::InvalidArgument, "empty user callback");
   segments_.back().userCallback = std::move(callback);
-  segments_.emplace_back();
+  startSegment();
   return llvm::Error::success();
 }
 
@@ -316,19 +329,21 @@ llvm::Error CommandBuffer::recordSegments() {
   for (size_t i = 0; same && i < segments_.size(); ++i)
     same = previous_[i].tape == segments_[i].tape;
   reusedRecording_ = same;
-  if (same) {
-    for (size_t i = 0; i < segments_.size(); ++i)
-      segments_[i].commands = std::exchange(previous_[i].commands, VK_NULL_HANDLE);
-    previous_.clear();
-    return llvm::Error::success();
-  }
   bool recordedBefore = false;
-  for (Recorded &recorded : previous_)
-    if (recorded.commands != VK_NULL_HANDLE) {
+  for (size_t i = 0; i < previous_.size(); ++i) {
+    Recorded &recorded = previous_[i];
+    if (same) {
+      segments_[i].commands = recorded.commands;
+    } else if (recorded.commands != VK_NULL_HANDLE) {
       spareCommands_.push_back(recorded.commands);
       recordedBefore = true;
     }
+    recorded.tape.clear();
+    spareTapes_.push_back(std::move(recorded.tape));
+  }
   previous_.clear();
+  if (same)
+    return llvm::Error::success();
   if (recordedBefore) // back to the initial state, all of them
     vkResetCommandPool(device_.handle(), pool_, 0);
   previousRecordedAt_ = destroyed;
@@ -379,8 +394,17 @@ void CommandBuffer::reset() {
         previousReusable_ = false;
       }
   }
-  segments_.clear();
-  segments_.emplace_back();
+  // The first segment's lists keep their storage for the next recording.
+  segments_.resize(1);
+  Segment &first = segments_.front();
+  first.tape = spareTape();
+  first.commands = VK_NULL_HANDLE;
+  first.actions.clear();
+  first.timestamps.clear();
+  first.kernels.clear();
+  first.userCallback = nullptr;
+  first.hasCommands = false;
+  first.hostReads = false;
   arena_.reset();
   hostArena_.reset();
   finalized_ = false;

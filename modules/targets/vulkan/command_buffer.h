@@ -107,9 +107,13 @@ private:
   CommandBuffer(Device &device, SharedDevice owner, VkCommandPool pool)
       : device_(device), owner_(std::move(owner)), pool_(pool), arena_(device, /*preferDeviceLocal=*/true),
         hostArena_(device, /*preferDeviceLocal=*/false) {
-    segments_.emplace_back();
+    startSegment();
   }
   llvm::Error checkRecordable() const;
+  /// An empty tape, with the storage of a spare one where there is one.
+  CommandTape spareTape();
+  /// Appends a segment, its tape's storage taken from spareTapes_.
+  void startSegment();
   /// Checks a buffer-to-buffer transfer and returns the two buffers.
   llvm::Expected<std::pair<Buffer *, Buffer *>> checkCopy(mux::Buffer &src, uint64_t srcOffset, uint64_t srcSize,
                                                           mux::Buffer &dst, uint64_t dstOffset, uint64_t dstSize,
@@ -157,6 +161,9 @@ private:
   /// executable.
   bool previousReusable_ = false;
   bool reusedRecording_ = false;
+  /// Emptied tapes whose storage the next segments reuse: a tape grown
+  /// from nothing reallocated about seven times per launch.
+  std::vector<CommandTape> spareTapes_;
   /// Command buffers of pool_ in the initial state.
   std::vector<VkCommandBuffer> spareCommands_;
   bool finalized_ = false;
