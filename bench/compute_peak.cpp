@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 namespace bench {
 namespace {
@@ -25,12 +26,15 @@ constexpr float kMultiplier = 1.0f;
 constexpr float kAddend = 0.5f;
 
 /// Lane l of work-item g starts at (g mod 1024) + l/2.
-float laneStart(size_t item, unsigned lane) {
-  return static_cast<float>(item & 1023) + 0.5f * static_cast<float>(lane);
+template <typename T> T laneStart(size_t item, unsigned lane) {
+  return static_cast<T>(item & 1023) + T(0.5) * static_cast<T>(lane);
 }
 
-std::string kernelSource(unsigned width) {
-  const std::string type = floatType(width);
+/// The chains on `width` lanes of float, or on scalar double (the same
+/// values: exact in either).
+std::string kernelSource(unsigned width, bool isDouble) {
+  const std::string scalar = isDouble ? "double" : "float";
+  const std::string type = isDouble ? scalar : floatType(width);
   const unsigned iterations = kMadsPerItem / width / kUnroll;
   std::string lanes = "0.0f";
   for (unsigned lane = 1; lane < width; ++lane) {
@@ -38,11 +42,13 @@ std::string kernelSource(unsigned width) {
     std::snprintf(text, sizeof text, ", %.1ff", 0.5 * lane);
     lanes += text;
   }
-  std::string source = "kernel void peak(global float *out, float a, float b) {\n"
-                       "  const size_t g = get_global_id(0);\n  " +
-                       type + " x = (" + type + ")((float)(g & 1023)) + (" + type + ")(" + lanes + ");\n  const " +
-                       type + " va = (" + type + ")(a), vb = (" + type + ")(b);\n  for (int i = 0; i < " +
-                       std::to_string(iterations) + "; ++i) {\n";
+  std::string source = isDouble ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+  source += "kernel void peak(global " + scalar + " *out, " + scalar + " a, " + scalar +
+            " b) {\n"
+            "  const size_t g = get_global_id(0);\n  " +
+            type + " x = (" + type + ")((" + scalar + ")(g & 1023)) + (" + type + ")(" + lanes + ");\n  const " + type +
+            " va = (" + type + ")(a), vb = (" + type + ")(b);\n  for (int i = 0; i < " + std::to_string(iterations) +
+            "; ++i) {\n";
   for (unsigned i = 0; i < kUnroll; ++i)
     source += "    x = mad(x, va, vb);\n";
   source += "  }\n  out[g] = " + laneSum("x", width) + ";\n}\n";
@@ -50,12 +56,12 @@ std::string kernelSource(unsigned width) {
 }
 
 /// The kernel's result for one work-item, computed in the same order.
-float hostResult(size_t item, unsigned width) {
-  float sum = 0;
+template <typename T> T hostResult(size_t item, unsigned width) {
+  T sum = 0;
   for (unsigned lane = 0; lane < width; ++lane) {
-    float x = laneStart(item, lane);
+    T x = laneStart<T>(item, lane);
     for (unsigned i = 0; i < kMadsPerItem / width; ++i)
-      x = std::fma(x, kMultiplier, kAddend);
+      x = std::fma(x, T(kMultiplier), T(kAddend));
     sum = lane == 0 ? x : sum + x;
   }
   return sum;
@@ -78,30 +84,33 @@ size_t workItems(const DeviceFacts &facts, bool quick) {
   return std::max<size_t>(items / 1024 * 1024, 1024);
 }
 
+template <typename T>
 Figure runWidth(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, unsigned width, cl_mem out,
                 size_t items) {
   try {
-    const std::string source = kernelSource(width);
+    constexpr bool isDouble = std::is_same_v<T, double>;
+    const std::string source = kernelSource(width, isDouble);
     BuiltKernel built = build(session, source.c_str(), "peak");
     cl_kernel kernel = built.kernel.get();
+    const T multiplier = kMultiplier, addend = kAddend;
     check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &out), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 1, sizeof(float), &kMultiplier), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 2, sizeof(float), &kAddend), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(T), &multiplier), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 2, sizeof(T), &addend), "clSetKernelArg");
     Launch launch;
     launch.kernel = kernel;
     launch.global[0] = items;
     launch.driverChoosesLocal = true;
     const double seconds = secondsPerLaunch(session, launch, timingPlan(facts, sizes.quick));
 
-    std::vector<float> result(items);
-    check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, items * sizeof(float), result.data(), 0, nullptr,
-                              nullptr),
+    std::vector<T> result(items);
+    check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, items * sizeof(T), result.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
     for (size_t item : sampleIndices(items, 512)) {
-      const float expected = hostResult(item, width);
+      const T expected = hostResult<T>(item, width);
       if (result[item] != expected)
-        return wrongResult(floatType(width) + " chain of work-item " + std::to_string(item) + " = " +
-                           std::to_string(result[item]) + ", expected " + std::to_string(expected));
+        return wrongResult((isDouble ? std::string("double") : floatType(width)) + " chain of work-item " +
+                           std::to_string(item) + " = " + std::to_string(result[item]) + ", expected " +
+                           std::to_string(expected));
     }
     return {2.0 * kMadsPerItem * static_cast<double>(items) / seconds / 1e9, {}, false};
   } catch (const ClError &error) {
@@ -124,8 +133,30 @@ std::vector<Figure> peakCompute(const DeviceSession &session, const Sizes &sizes
     std::fprintf(stderr, "  peak compute: %zu work-items x %u mads\n", items, kMadsPerItem);
     MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, items * sizeof(float));
     for (size_t i = 0; i < std::size(kWidths); ++i)
-      widths[i] = runWidth(session, facts, sizes, kWidths[i], out.get(), items);
+      widths[i] = runWidth<float>(session, facts, sizes, kWidths[i], out.get(), items);
   });
+}
+
+const std::string &peakComputeDoubleLabel() {
+  static const std::string label = "peak DP compute, double mad chains (GFLOPS)";
+  return label;
+}
+
+Figure peakComputeDouble(const DeviceSession &session, const Sizes &sizes) {
+  try {
+    if (!deviceHasFp64(session.device())) {
+      Figure figure;
+      figure.problem = "no fp64";
+      figure.unsupported = true;
+      return figure;
+    }
+    const DeviceFacts facts = deviceFacts(session.device());
+    const size_t items = workItems(facts, sizes.quick);
+    MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, items * sizeof(double));
+    return runWidth<double>(session, facts, sizes, 1, out.get(), items);
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
 }
 
 } // namespace bench

@@ -1,4 +1,4 @@
-// Peak single-precision compute in the manner of clpeak: every work-item runs
+// Peak compute in the manner of clpeak: every work-item runs
 // dependent chains of mad() on float, float2, ... float16 (one chain per
 // lane), so the figure is the rate at which the device retires
 // multiply-adds. GFLOPS = 2 x multiply-adds / second.
@@ -19,5 +19,10 @@ std::span<const std::string> peakComputeLabels();
 /// One figure per label; each width's outputs are checked on a sample of
 /// work-items against the same chain computed on the host.
 std::vector<Figure> peakCompute(const DeviceSession &session, const Sizes &sizes);
+
+/// The same chains on scalar double (clpeak's double row); unsupported on
+/// a device without fp64.
+const std::string &peakComputeDoubleLabel();
+Figure peakComputeDouble(const DeviceSession &session, const Sizes &sizes);
 
 } // namespace bench

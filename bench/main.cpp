@@ -19,7 +19,9 @@
 // chose to stderr.
 #include "bench_cl.h"
 #include "compute_peak.h"
+#include "device_facts.h"
 #include "global_bandwidth.h"
+#include "machine_limits.h"
 #include "math_workloads.h"
 #include "sgemm.h"
 #include "sim_workloads.h"
@@ -28,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,7 +42,11 @@ struct Column {
   std::string platform;
   std::string device;
   bool polymux = false;
+  /// A CPU device that is not simulated: its rows have a fraction of the
+  /// machine's own limits.
+  bool onThisCpu = false;
   bench::Figure latency, write, read, triad;
+  bench::Figure computeDouble;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
   /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels().
   std::vector<bench::Figure> compute, bandwidth, gemm;
@@ -74,7 +81,11 @@ std::string formatRatio(const bench::Figure &ours, const bench::Figure &theirs) 
 /// throughput workloads, then one per bench::mathCases() entry.
 std::vector<const bench::Figure *> figures(const Column &column) {
   std::vector<const bench::Figure *> all = {&column.latency, &column.write, &column.read, &column.triad};
-  for (const auto *group : {&column.bandwidth, &column.compute, &column.gemm, &column.math})
+  for (const auto *group : {&column.bandwidth, &column.compute})
+    for (const bench::Figure &figure : *group)
+      all.push_back(&figure);
+  all.push_back(&column.computeDouble);
+  for (const auto *group : {&column.gemm, &column.math})
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
   all.push_back(&column.simCompute);
@@ -82,10 +93,30 @@ std::vector<const bench::Figure *> figures(const Column &column) {
   return all;
 }
 
-void printTable(const std::vector<Column> &columns) {
+/// Which of the machine's limits a row is a fraction of, and whether the
+/// row shows the limit itself in the machine's column.
+struct RowLimit {
+  const bench::Figure *limit = nullptr;
+  bool shown = false;
+};
+
+void printTable(const std::vector<Column> &columns, const bench::MachineLimits *machine) {
   std::printf("\nDevices:\n");
   for (size_t i = 0; i < columns.size(); ++i)
     std::printf("  [%zu] %s: %s\n", i + 1, columns[i].platform.c_str(), columns[i].device.c_str());
+  std::vector<size_t> onThisCpu;
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (machine && columns[i].onThisCpu)
+      onThisCpu.push_back(i);
+  if (machine) {
+    std::printf("  [M] this machine, native C++ on %u threads, %s: STREAM triad %s GB/s, multiply-add peak %s "
+                "GFLOPS float, %s GFLOPS double\n",
+                machine->threads, machine->vectors.c_str(), formatFigure(machine->triad).c_str(),
+                formatFigure(machine->fmaFloat).c_str(), formatFigure(machine->fmaDouble).c_str());
+    if (!onThisCpu.empty())
+      std::printf("  [k]/[M]: the fraction of the machine a CPU device reaches: bandwidth rows of [M]'s triad, "
+                  "compute and SGEMM rows of its multiply-add peak\n");
+  }
 
   // Every Polymux device against every other device.
   std::vector<std::pair<size_t, size_t>> ratios;
@@ -98,12 +129,27 @@ void printTable(const std::vector<Column> &columns) {
   std::vector<std::string> labels = {"launch latency, empty kernel (us, median; lower is better)",
                                      "clEnqueueWriteBuffer bandwidth (GB/s, best)",
                                      "clEnqueueReadBuffer bandwidth (GB/s, best)", "STREAM triad a=b+s*c (GB/s, best)"};
-  for (auto group : {bench::globalBandwidthLabels(), bench::peakComputeLabels(), bench::sgemmLabels()})
-    labels.insert(labels.end(), group.begin(), group.end());
+  // The machine's limit for each row, in the same order.
+  std::vector<RowLimit> rowLimits(labels.size());
+  if (machine) {
+    rowLimits[1] = rowLimits[2] = {&machine->triad, false};
+    rowLimits[3] = {&machine->triad, true};
+  }
+  auto addLabels = [&](std::span<const std::string> group, const bench::Figure *limit, bool bestShowsLimit) {
+    for (size_t i = 0; i < group.size(); ++i) {
+      labels.push_back(group[i]);
+      rowLimits.push_back({machine ? limit : nullptr, machine && bestShowsLimit && i == 0});
+    }
+  };
+  addLabels(bench::globalBandwidthLabels(), machine ? &machine->triad : nullptr, false);
+  addLabels(bench::peakComputeLabels(), machine ? &machine->fmaFloat : nullptr, true);
+  addLabels(std::span(&bench::peakComputeDoubleLabel(), 1), machine ? &machine->fmaDouble : nullptr, true);
+  addLabels(bench::sgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   for (const bench::MathCase &math : bench::mathCases())
     labels.push_back(std::string(math.label) + " (Melem/s, best)");
   labels.push_back("simulated instructions, compute-bound (M/s, device)");
   labels.push_back("simulated instructions, memory-bound (M/s, device)");
+  rowLimits.resize(labels.size());
 
   char header[32];
   std::printf("\n%-60s", "workload");
@@ -111,8 +157,14 @@ void printTable(const std::vector<Column> &columns) {
     std::snprintf(header, sizeof header, "[%zu]", i + 1);
     std::printf(" %10s", header);
   }
+  if (machine)
+    std::printf(" %10s", "[M]");
   for (auto [p, o] : ratios) {
     std::snprintf(header, sizeof header, "[%zu]/[%zu]", p + 1, o + 1);
+    std::printf(" %10s", header);
+  }
+  for (size_t i : onThisCpu) {
+    std::snprintf(header, sizeof header, "[%zu]/[M]", i + 1);
     std::printf(" %10s", header);
   }
   std::printf("\n");
@@ -120,8 +172,13 @@ void printTable(const std::vector<Column> &columns) {
     std::printf("%-60s", labels[row].c_str());
     for (const Column &column : columns)
       std::printf(" %10s", formatFigure(*figures(column)[row]).c_str());
+    if (machine)
+      std::printf(" %10s", rowLimits[row].shown ? formatFigure(*rowLimits[row].limit).c_str() : "-");
     for (auto [p, o] : ratios)
       std::printf(" %10s", formatRatio(*figures(columns[p])[row], *figures(columns[o])[row]).c_str());
+    for (size_t i : onThisCpu)
+      std::printf(" %10s",
+                  rowLimits[row].limit ? formatRatio(*figures(columns[i])[row], *rowLimits[row].limit).c_str() : "-");
     std::printf("\n");
   }
   if (ratios.empty())
@@ -196,7 +253,15 @@ int main(int argc, char **argv) {
 
   std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB, math %zu elements\n", sizes.latencyRuns,
               sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20, sizes.mathElements);
+  // First, while no device's threads run: the machine's own limits.
+  std::fprintf(stderr, "measuring this machine's limits (native C++)\n");
+  const bench::MachineLimits machine = bench::measureMachineLimits(sizes);
   bool failed = false;
+  for (const bench::Figure *figure : {&machine.triad, &machine.fmaFloat, &machine.fmaDouble})
+    if (!figure->value) {
+      failed = true;
+      std::fprintf(stderr, "  machine limits: %s\n", figure->problem.c_str());
+    }
   std::vector<Column> columns;
   for (cl_platform_id platform : platforms) {
     std::string platformName = bench::platformName(platform);
@@ -210,6 +275,7 @@ int main(int argc, char **argv) {
       column.platform = platformName;
       column.device = bench::deviceName(device);
       column.polymux = platformName == kPolymuxPlatform;
+      column.onThisCpu = bench::deviceFacts(device).kind == bench::DeviceFacts::Kind::Cpu;
       std::fprintf(stderr, "running on %s: %s\n", column.platform.c_str(), column.device.c_str());
       const bool simulated = bench::countsInstructions(device);
       const bench::Sizes deviceSizes = simulated ? quickSizes() : sizes;
@@ -223,6 +289,7 @@ int main(int argc, char **argv) {
         column.triad = bench::triadBandwidth(session, deviceSizes);
         column.bandwidth = bench::globalBandwidth(session, deviceSizes);
         column.compute = bench::peakCompute(session, deviceSizes);
+        column.computeDouble = bench::peakComputeDouble(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
           column.math.push_back(bench::mathThroughput(session, math, deviceSizes));
@@ -248,6 +315,6 @@ int main(int argc, char **argv) {
       columns.push_back(std::move(column));
     }
   }
-  printTable(columns);
+  printTable(columns, &machine);
   return failed ? 1 : 0;
 }

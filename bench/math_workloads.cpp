@@ -36,12 +36,6 @@ constexpr MathCase kCases[] = {
     {"double pow(x, 1.7)", "double", "pow(x, 1.7)", 1e-3, 1e3, powOnePointSeven, 0x1p-48},
 };
 
-bool deviceHasFp64(cl_device_id device) {
-  cl_device_fp_config config = 0;
-  check(clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr), "clGetDeviceInfo");
-  return config != 0;
-}
-
 std::string kernelSource(const MathCase &math) {
   std::string source;
   if (std::string(math.type) == "double")

@@ -29,6 +29,13 @@ using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
 using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, ReleaseKernel>;
 using ProgramPtr = std::unique_ptr<std::remove_pointer_t<cl_program>, ReleaseProgram>;
 
+/// Whether the device offers double precision (a DOUBLE_FP_CONFIG).
+inline bool deviceHasFp64(cl_device_id device) {
+  cl_device_fp_config config = 0;
+  check(clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr), "clGetDeviceInfo");
+  return config != 0;
+}
+
 struct BuiltKernel {
   ProgramPtr program;
   KernelPtr kernel;
