@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace bench {
 
@@ -29,36 +30,41 @@ TimingPlan timingPlan(const DeviceFacts &facts, bool quick) {
 
 namespace {
 
-void enqueue(const DeviceSession &session, const Launch &launch) {
-  check(clEnqueueNDRangeKernel(session.queue(), launch.kernel, launch.dims, nullptr, launch.global.data(),
-                               launch.driverChoosesLocal ? nullptr : launch.local.data(), 0, nullptr, nullptr),
-        "clEnqueueNDRangeKernel");
-}
-
-double timeBatch(const DeviceSession &session, const Launch &launch, size_t count) {
+double timeBatch(const DeviceSession &session, const std::function<void()> &enqueue, size_t count) {
   auto start = Clock::now();
   for (size_t i = 0; i < count; ++i)
-    enqueue(session, launch);
+    enqueue();
   check(clFinish(session.queue()), "clFinish");
   return secondsSince(start);
 }
 
 } // namespace
 
-double secondsPerLaunch(const DeviceSession &session, const Launch &launch, const TimingPlan &plan) {
+double secondsPerCall(const DeviceSession &session, const std::function<void()> &enqueue, const TimingPlan &plan) {
   if (plan.warmUp)
-    timeBatch(session, launch, 1);
-  const double first = timeBatch(session, launch, 1);
+    timeBatch(session, enqueue, 1);
+  const double first = timeBatch(session, enqueue, 1);
   double best = first, measured = first;
   // Sized from the first launch, which includes the host's round trip: a
   // batch may come out somewhat shorter than batchSeconds, never longer.
   const size_t batch = std::clamp<size_t>(static_cast<size_t>(std::ceil(plan.batchSeconds / first)), 1, 1000);
   for (size_t i = 0; i < plan.batches && measured < plan.budgetSeconds; ++i) {
-    const double seconds = timeBatch(session, launch, batch);
+    const double seconds = timeBatch(session, enqueue, batch);
     measured += seconds;
     best = std::min(best, seconds / static_cast<double>(batch));
   }
   return best;
+}
+
+double secondsPerLaunch(const DeviceSession &session, const Launch &launch, const TimingPlan &plan) {
+  return secondsPerCall(
+      session,
+      [&] {
+        check(clEnqueueNDRangeKernel(session.queue(), launch.kernel, launch.dims, nullptr, launch.global.data(),
+                                     launch.driverChoosesLocal ? nullptr : launch.local.data(), 0, nullptr, nullptr),
+              "clEnqueueNDRangeKernel");
+      },
+      plan);
 }
 
 } // namespace bench

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 
 namespace bench {
 
@@ -35,5 +36,9 @@ struct Launch {
 /// Seconds per launch: the best of the first timed launch and the batches
 /// (each batch timed from its first enqueue to clFinish, divided by its size).
 double secondsPerLaunch(const DeviceSession &session, const Launch &launch, const TimingPlan &plan);
+
+/// The same for any work `enqueue` puts on the session's queue (a library
+/// call that launches kernels of its own).
+double secondsPerCall(const DeviceSession &session, const std::function<void()> &enqueue, const TimingPlan &plan);
 
 } // namespace bench

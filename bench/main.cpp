@@ -18,6 +18,7 @@
 // an H100 on a GPU, small on CPUs and simulators, and print the sizes they
 // chose to stderr.
 #include "bench_cl.h"
+#include "clblast_sgemm.h"
 #include "compute_peak.h"
 #include "device_facts.h"
 #include "global_bandwidth.h"
@@ -49,7 +50,7 @@ struct Column {
   bench::Figure computeDouble;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
   /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels().
-  std::vector<bench::Figure> compute, bandwidth, gemm;
+  std::vector<bench::Figure> compute, bandwidth, gemm, clblast;
   bench::Figure simCompute, simMemory; ///< simulated devices only
 };
 
@@ -85,7 +86,7 @@ std::vector<const bench::Figure *> figures(const Column &column) {
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
   all.push_back(&column.computeDouble);
-  for (const auto *group : {&column.gemm, &column.math})
+  for (const auto *group : {&column.gemm, &column.clblast, &column.math})
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
   all.push_back(&column.simCompute);
@@ -145,6 +146,7 @@ void printTable(const std::vector<Column> &columns, const bench::MachineLimits *
   addLabels(bench::peakComputeLabels(), machine ? &machine->fmaFloat : nullptr, true);
   addLabels(std::span(&bench::peakComputeDoubleLabel(), 1), machine ? &machine->fmaDouble : nullptr, true);
   addLabels(bench::sgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
+  addLabels(bench::clblastSgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   for (const bench::MathCase &math : bench::mathCases())
     labels.push_back(std::string(math.label) + " (Melem/s, best)");
   labels.push_back("simulated instructions, compute-bound (M/s, device)");
@@ -291,6 +293,7 @@ int main(int argc, char **argv) {
         column.compute = bench::peakCompute(session, deviceSizes);
         column.computeDouble = bench::peakComputeDouble(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
+        column.clblast = bench::clblastSgemm(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
           column.math.push_back(bench::mathThroughput(session, math, deviceSizes));
         if (simulated) {
@@ -305,6 +308,7 @@ int main(int argc, char **argv) {
       column.bandwidth.resize(bench::globalBandwidthLabels().size());
       column.compute.resize(bench::peakComputeLabels().size());
       column.gemm.resize(bench::sgemmLabels().size());
+      column.clblast.resize(bench::clblastSgemmLabels().size());
       column.math.resize(bench::mathCases().size());
       for (const bench::Figure *figure : figures(column))
         if (!figure->value && !figure->unsupported) {

@@ -1,0 +1,123 @@
+#include "clblast_sgemm.h"
+
+#include "device_facts.h"
+#include "launch_timing.h"
+#include "matrix_check.h"
+#include "workload_support.h"
+
+#include <cstdio>
+#include <dlfcn.h>
+
+namespace bench {
+namespace {
+
+constexpr size_t kSizes[] = {512, 1024, 2048};
+
+// CLBlast's C API (clblast_c.h), declared here so that the bench does not
+// need the library to build: its enums are C enums, passed as int.
+constexpr int kRowMajor = 101;    // CLBlastLayoutRowMajor
+constexpr int kNoTranspose = 111; // CLBlastTransposeNo
+using SgemmFunction = int (*)(int layout, int aTranspose, int bTranspose, size_t m, size_t n, size_t k, float alpha,
+                              cl_mem a, size_t aOffset, size_t aLd, cl_mem b, size_t bOffset, size_t bLd, float beta,
+                              cl_mem c, size_t cOffset, size_t cLd, cl_command_queue *queue, cl_event *event);
+
+/// CLBlastSgemm from the installed library, or null (and why).
+SgemmFunction loadSgemm(std::string &why) {
+  static std::string error;
+  static SgemmFunction function = []() -> SgemmFunction {
+    void *library = dlopen("libclblast.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      library = dlopen("libclblast.so", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      error = "CLBlast not installed (libclblast.so.1)";
+      return nullptr;
+    }
+    auto *symbol = reinterpret_cast<SgemmFunction>(dlsym(library, "CLBlastSgemm"));
+    if (!symbol)
+      error = "libclblast has no CLBlastSgemm";
+    return symbol;
+  }();
+  why = error;
+  return function;
+}
+
+Figure unsupported(std::string why) {
+  Figure figure;
+  figure.problem = std::move(why);
+  figure.unsupported = true;
+  return figure;
+}
+
+std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
+  if (facts.kind == DeviceFacts::Kind::Simulated)
+    return "simulated device";
+  if (n >= 2048 && quick && facts.kind != DeviceFacts::Kind::Gpu)
+    return "--quick on a device that is not a GPU";
+  if (n * n * sizeof(float) > facts.maxAlloc)
+    return "matrix larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+  return {};
+}
+
+Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, SgemmFunction sgemm,
+               size_t n) {
+  try {
+    const size_t bytes = n * n * sizeof(float);
+    std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2), c(n * n);
+    MemPtr aBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data());
+    MemPtr bBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data());
+    MemPtr cBuffer = createBuffer(session, CL_MEM_READ_WRITE, bytes);
+    cl_command_queue queue = session.queue();
+    auto call = [&] {
+      const int status = sgemm(kRowMajor, kNoTranspose, kNoTranspose, n, n, n, 1.0f, aBuffer.get(), 0, n, bBuffer.get(),
+                               0, n, 0.0f, cBuffer.get(), 0, n, &queue, nullptr);
+      if (status != 0)
+        throw ClError("CLBlastSgemm", status);
+    };
+    // The first call compiles CLBlast's kernels for the device: warm up.
+    TimingPlan plan = timingPlan(facts, sizes.quick);
+    plan.warmUp = true;
+    const double seconds = secondsPerCall(session, call, plan);
+    check(clEnqueueReadBuffer(queue, cBuffer.get(), CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    if (std::string mismatch = checkProduct(a, b, c, n); !mismatch.empty())
+      return wrongResult("CLBlast " + mismatch);
+    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    return {flops / seconds / 1e9, {}, false};
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
+}
+
+} // namespace
+
+std::span<const std::string> clblastSgemmLabels() {
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> all;
+    for (size_t n : kSizes)
+      all.push_back("CLBlast SGEMM n=" + std::to_string(n) + " (GFLOPS)");
+    return all;
+  }();
+  return labels;
+}
+
+std::vector<Figure> clblastSgemm(const DeviceSession &session, const Sizes &sizes) {
+  std::vector<Figure> figures(clblastSgemmLabels().size());
+  std::string why;
+  SgemmFunction sgemm = loadSgemm(why);
+  const DeviceFacts facts = deviceFacts(session.device());
+  for (size_t i = 0; i < std::size(kSizes); ++i) {
+    if (!sgemm) {
+      figures[i] = unsupported(why);
+      continue;
+    }
+    if (std::string skip = skipReason(facts, sizes.quick, kSizes[i]); !skip.empty()) {
+      figures[i] = unsupported(skip);
+      continue;
+    }
+    std::fprintf(stderr, "  CLBlast SGEMM: n=%zu\n", kSizes[i]);
+    figures[i] = runSize(session, facts, sizes, sgemm, kSizes[i]);
+  }
+  return figures;
+}
+
+} // namespace bench
