@@ -49,7 +49,8 @@ struct Column {
   bench::Figure latency, write, read, triad;
   bench::Figure computeDouble;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
-  /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels().
+  /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels(),
+  /// clblastSgemmLabels().
   std::vector<bench::Figure> compute, bandwidth, gemm, clblast;
   bench::Figure simCompute, simMemory; ///< simulated devices only
 };
