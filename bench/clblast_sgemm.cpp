@@ -41,13 +41,6 @@ SgemmFunction loadSgemm(std::string &why) {
   return function;
 }
 
-Figure unsupported(std::string why) {
-  Figure figure;
-  figure.problem = std::move(why);
-  figure.unsupported = true;
-  return figure;
-}
-
 std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
   if (facts.kind == DeviceFacts::Kind::Simulated)
     return "simulated device";
@@ -60,32 +53,19 @@ std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
 
 Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, SgemmFunction sgemm,
                size_t n) {
-  try {
-    const size_t bytes = n * n * sizeof(float);
-    std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2), c(n * n);
-    MemPtr aBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data());
-    MemPtr bBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data());
-    MemPtr cBuffer = createBuffer(session, CL_MEM_READ_WRITE, bytes);
+  return measureProduct(session, n, CL_MEM_READ_WRITE, "CLBlast ", [&](cl_mem a, cl_mem b, cl_mem c) {
     cl_command_queue queue = session.queue();
     auto call = [&] {
-      const int status = sgemm(kRowMajor, kNoTranspose, kNoTranspose, n, n, n, 1.0f, aBuffer.get(), 0, n, bBuffer.get(),
-                               0, n, 0.0f, cBuffer.get(), 0, n, &queue, nullptr);
+      const int status =
+          sgemm(kRowMajor, kNoTranspose, kNoTranspose, n, n, n, 1.0f, a, 0, n, b, 0, n, 0.0f, c, 0, n, &queue, nullptr);
       if (status != 0)
         throw ClError("CLBlastSgemm", status);
     };
     // The first call compiles CLBlast's kernels for the device: warm up.
     TimingPlan plan = timingPlan(facts, sizes.quick);
     plan.warmUp = true;
-    const double seconds = secondsPerCall(session, call, plan);
-    check(clEnqueueReadBuffer(queue, cBuffer.get(), CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer");
-    if (std::string mismatch = checkProduct(a, b, c, n); !mismatch.empty())
-      return wrongResult("CLBlast " + mismatch);
-    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-    return {flops / seconds / 1e9, {}, false};
-  } catch (const ClError &error) {
-    return fromError(error);
-  }
+    return secondsPerCall(session, call, plan);
+  });
 }
 
 } // namespace
@@ -107,11 +87,11 @@ std::vector<Figure> clblastSgemm(const DeviceSession &session, const Sizes &size
   const DeviceFacts facts = deviceFacts(session.device());
   for (size_t i = 0; i < std::size(kSizes); ++i) {
     if (!sgemm) {
-      figures[i] = unsupported(why);
+      figures[i] = unsupportedFigure(why);
       continue;
     }
     if (std::string skip = skipReason(facts, sizes.quick, kSizes[i]); !skip.empty()) {
-      figures[i] = unsupported(skip);
+      figures[i] = unsupportedFigure(skip);
       continue;
     }
     std::fprintf(stderr, "  CLBlast SGEMM: n=%zu\n", kSizes[i]);

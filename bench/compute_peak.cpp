@@ -144,12 +144,8 @@ const std::string &peakComputeDoubleLabel() {
 
 Figure peakComputeDouble(const DeviceSession &session, const Sizes &sizes) {
   try {
-    if (!deviceHasFp64(session.device())) {
-      Figure figure;
-      figure.problem = "no fp64";
-      figure.unsupported = true;
-      return figure;
-    }
+    if (!deviceHasFp64(session.device()))
+      return unsupportedFigure("no fp64");
     const DeviceFacts facts = deviceFacts(session.device());
     const size_t items = workItems(facts, sizes.quick);
     MemPtr out = createBuffer(session, CL_MEM_WRITE_ONLY, items * sizeof(double));

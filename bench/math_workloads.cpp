@@ -93,12 +93,8 @@ Figure mathThroughput(const DeviceSession &session, const MathCase &math, const 
   const size_t elements = sizes.mathElements;
   const TimingPlan plan = timingPlan(deviceFacts(session.device()), sizes.quick);
   if (std::string(math.type) == "double") {
-    if (!deviceHasFp64(session.device())) {
-      Figure figure;
-      figure.problem = "no fp64";
-      figure.unsupported = true;
-      return figure;
-    }
+    if (!deviceHasFp64(session.device()))
+      return unsupportedFigure("no fp64");
     return run<double>(session, math, elements, plan);
   }
   return run<float>(session, math, elements, plan);

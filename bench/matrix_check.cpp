@@ -1,5 +1,7 @@
 #include "matrix_check.h"
 
+#include "workload_support.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -64,6 +66,26 @@ std::string checkProduct(const std::vector<float> &a, const std::vector<float> &
     }
   }
   return "";
+}
+
+Figure measureProduct(const DeviceSession &session, size_t n, cl_mem_flags cFlags, const std::string &what,
+                      const std::function<double(cl_mem a, cl_mem b, cl_mem c)> &secondsPerProduct) {
+  try {
+    const size_t bytes = n * n * sizeof(float);
+    std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2), c(n * n);
+    MemPtr aBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data());
+    MemPtr bBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data());
+    MemPtr cBuffer = createBuffer(session, cFlags, bytes);
+    const double seconds = secondsPerProduct(aBuffer.get(), bBuffer.get(), cBuffer.get());
+    check(clEnqueueReadBuffer(session.queue(), cBuffer.get(), CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    if (std::string mismatch = checkProduct(a, b, c, n); !mismatch.empty())
+      return wrongResult(what + mismatch);
+    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    return {flops / seconds / 1e9, {}, false};
+  } catch (const ClError &error) {
+    return fromError(error);
+  }
 }
 
 } // namespace bench

@@ -80,18 +80,12 @@ std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
 
 Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Sizes &sizes, cl_kernel kernel, size_t n,
                bool first) {
-  try {
-    const size_t bytes = n * n * sizeof(float);
-    std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2), c(n * n);
-    MemPtr aBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data());
-    MemPtr bBuffer = createBuffer(session, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data());
-    MemPtr cBuffer = createBuffer(session, CL_MEM_WRITE_ONLY, bytes);
+  return measureProduct(session, n, CL_MEM_WRITE_ONLY, "", [&](cl_mem a, cl_mem b, cl_mem c) {
     const cl_int size = static_cast<cl_int>(n);
-    cl_mem am = aBuffer.get(), bm = bBuffer.get(), cm = cBuffer.get();
     check(clSetKernelArg(kernel, 0, sizeof size, &size), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &am), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 2, sizeof(cl_mem), &bm), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &cm), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof(cl_mem), &a), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 2, sizeof(cl_mem), &b), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &c), "clSetKernelArg");
     Launch launch;
     launch.kernel = kernel;
     launch.dims = 2;
@@ -101,25 +95,14 @@ Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Siz
     // Compilation at enqueue happens once per kernel; a CPU's n=4096
     // launch lasts long enough not to repeat it just to warm up.
     plan.warmUp = first || facts.kind == DeviceFacts::Kind::Gpu;
-    const double seconds = secondsPerLaunch(session, launch, plan);
-    check(clEnqueueReadBuffer(session.queue(), cm, CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer");
-    if (std::string mismatch = checkProduct(a, b, c, n); !mismatch.empty())
-      return wrongResult(std::move(mismatch));
-    const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-    return {flops / seconds / 1e9, {}, false};
-  } catch (const ClError &error) {
-    return fromError(error);
-  }
+    return secondsPerLaunch(session, launch, plan);
+  });
 }
 
 /// An n/a figure for size n, and why on stderr beside the sizes run.
 Figure unsupported(size_t n, std::string why) {
   std::fprintf(stderr, "  SGEMM: n=%zu skipped: %s\n", n, why.c_str());
-  Figure figure;
-  figure.problem = std::move(why);
-  figure.unsupported = true;
-  return figure;
+  return unsupportedFigure(std::move(why));
 }
 
 } // namespace

@@ -76,6 +76,15 @@ inline Figure fromError(const ClError &error) {
   return figure;
 }
 
+/// No figure because the device does not offer the workload (`why`): not a
+/// failure of the run.
+inline Figure unsupportedFigure(std::string why) {
+  Figure figure;
+  figure.problem = std::move(why);
+  figure.unsupported = true;
+  return figure;
+}
+
 inline Figure wrongResult(std::string what) {
   Figure figure;
   figure.problem = std::move(what);
