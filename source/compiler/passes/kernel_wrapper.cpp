@@ -1,7 +1,10 @@
 // Emits the CPU entry point of each kernel: unpack the packed argument block,
-// then run every work-item of the group in z/y/x loops. The innermost loop is
-// kept trivial (one induction variable, invariant bound) so that LLVM's loop
-// vectoriser can run consecutive work-items in SIMD lanes.
+// then run every work-item of the group in z/y/x loops. When
+// VectorizeWorkItemsPass gave the kernel a vector form of width N, the x loop
+// runs it for each full group of N work-items and the scalar form for the
+// rest of the row; otherwise the innermost loop is kept trivial (one
+// induction variable, invariant bound) so that LLVM's loop vectoriser can
+// still run consecutive work-items in SIMD lanes.
 //
 // A kernel with barriers is first cut into barrier regions
 // (barrier_regions.h); the entry then runs the loops once per region reached:
@@ -53,9 +56,11 @@ struct Loop {
   llvm::BasicBlock *latch; ///< branch back here when the body is done
 };
 
-/// Opens `for (index = 0; index < bound; ++index)` at the builder's position,
-/// leaving the builder in the body. `exit` is where the loop leaves to.
-Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *exit, llvm::StringRef name) {
+/// Opens `for (index = start; index < bound; index += step)` at the
+/// builder's position, leaving the builder in the body. `exit` is where the
+/// loop leaves to.
+Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *exit, llvm::StringRef name,
+              llvm::Value *start = nullptr, uint64_t step = 1) {
   llvm::Function *function = builder.GetInsertBlock()->getParent();
   llvm::LLVMContext &context = function->getContext();
   llvm::BasicBlock *preheader = builder.GetInsertBlock();
@@ -65,10 +70,10 @@ Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
   llvm::PHINode *index = builder.CreatePHI(builder.getInt64Ty(), 2, name);
-  index->addIncoming(builder.getInt64(0), preheader);
+  index->addIncoming(start ? start : builder.getInt64(0), preheader);
   builder.CreateCondBr(builder.CreateICmpULT(index, bound), body, exit);
   builder.SetInsertPoint(latch);
-  llvm::Value *next = builder.CreateNUWAdd(index, builder.getInt64(1), name + ".next");
+  llvm::Value *next = builder.CreateNUWAdd(index, builder.getInt64(step), name + ".next");
   index->addIncoming(next, latch);
   builder.CreateBr(header);
   builder.SetInsertPoint(body);
@@ -96,6 +101,27 @@ void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::A
   call->setCallingConv(region.getCallingConv());
   builder.CreateStore(call, next);
   builder.CreateBr(x.latch);
+}
+
+uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name) {
+  uint64_t value = 0;
+  function.getFnAttribute(name).getValueAsString().getAsInteger(10, value);
+  return value;
+}
+
+/// The vector form VectorizeWorkItemsPass made of `workItem`, if any.
+llvm::Function *findVectorForm(llvm::Function &workItem) {
+  if (!workItem.hasFnAttribute(kVectorFormAttribute))
+    return nullptr;
+  return workItem.getParent()->getFunction(workItem.getFnAttribute(kVectorFormAttribute).getValueAsString());
+}
+
+void emitWorkItemCall(llvm::IRBuilder<> &builder, llvm::Function &workItem, llvm::ArrayRef<llvm::Value *> arguments,
+                      llvm::Value *info, const std::array<llvm::Value *, 3> &localId) {
+  llvm::SmallVector<llvm::Value *, 16> callArguments(arguments);
+  callArguments.append({info, localId[0], localId[1], localId[2]});
+  llvm::CallInst *call = builder.CreateCall(&workItem, callArguments);
+  call->setCallingConv(workItem.getCallingConv());
 }
 
 void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
@@ -138,10 +164,20 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
   if (regions.functions.empty()) {
     Loop z = openLoop(builder, localSize[2], exit, "wi.z");
     Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
-    Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
-    arguments.append({info, x.index, y.index, z.index});
-    llvm::CallInst *call = builder.CreateCall(&workItem, arguments);
-    call->setCallingConv(workItem.getCallingConv());
+    llvm::Value *tailStart = nullptr;
+    if (llvm::Function *vectorForm = findVectorForm(workItem)) {
+      // Full groups of lanes through the vector form, the rest (and
+      // work-groups narrower than the vector) through the scalar one.
+      uint64_t width = integerAttribute(workItem, kVectorWidthAttribute);
+      tailStart = builder.CreateAnd(localSize[0], ~(width - 1), "lanes.end");
+      auto *tail = llvm::BasicBlock::Create(context, "wi.x.tail", entry, y.latch);
+      Loop lanes = openLoop(builder, tailStart, tail, "wi.x.lanes", nullptr, width);
+      emitWorkItemCall(builder, *vectorForm, arguments, info, {lanes.index, y.index, z.index});
+      builder.CreateBr(lanes.latch);
+      builder.SetInsertPoint(tail);
+    }
+    Loop x = openLoop(builder, localSize[0], y.latch, "wi.x", tailStart);
+    emitWorkItemCall(builder, workItem, arguments, info, {x.index, y.index, z.index});
     builder.CreateBr(x.latch);
   } else {
     entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(regions.stateStride));
@@ -185,10 +221,7 @@ void replaceWithError(llvm::Function &workItem, llvm::StringRef message) {
 llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses) {
   llvm::FunctionAnalysisManager &functionAnalyses =
       analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
-  llvm::SmallVector<llvm::Function *, 8> workItems;
-  for (llvm::Function &function : module)
-    if (function.hasFnAttribute(kWorkItemAttribute) && !function.isDeclaration())
-      workItems.push_back(&function);
+  llvm::SmallVector<llvm::Function *, 8> workItems = workItemFunctions(module);
   for (llvm::Function *workItem : workItems) {
     llvm::Expected<BarrierRegions> regions = splitAtBarriers(*workItem, functionAnalyses);
     if (!regions) {

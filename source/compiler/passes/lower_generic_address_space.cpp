@@ -138,9 +138,8 @@ llvm::PreservedAnalyses LowerGenericAddressSpacePass::run(llvm::Module &module, 
   // Everything is inlined into the work-item functions by now; a call left
   // elsewhere stays unresolved and checkUnresolvedSymbols reports it.
   bool changed = false;
-  for (llvm::Function &function : module)
-    if (function.hasFnAttribute(kWorkItemAttribute) && !function.isDeclaration())
-      changed |= lowerInFunction(function);
+  for (llvm::Function *function : workItemFunctions(module))
+    changed |= lowerInFunction(*function);
   if (!changed)
     return llvm::PreservedAnalyses::all();
   for (const char *name : {"__to_global", "__to_local", "__to_private"})

@@ -46,9 +46,8 @@ llvm::PreservedAnalyses LowerLocalVariablesPass::run(llvm::Module &module, llvm:
 
   // Per work-item function: the variables it uses, in first-use order.
   llvm::MapVector<llvm::Function *, llvm::SmallVector<llvm::GlobalVariable *, 4>> usedBy;
-  for (llvm::Function &function : module)
-    if (function.hasFnAttribute(kWorkItemAttribute) && !function.isDeclaration())
-      usedBy[&function];
+  for (llvm::Function *function : workItemFunctions(module))
+    usedBy[function];
   for (llvm::GlobalVariable *variable : variables)
     for (llvm::User *user : variable->users())
       if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user)) {

@@ -4,7 +4,7 @@
 //   -> LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass -> PrepareInliningPass
 //   -> AlwaysInlinerPass -> LowerGroupBuiltinsPass -> LowerWorkItemBuiltinsPass
 //   -> LowerLocalVariablesPass -> LowerPrintfPass
-//   -> LowerGenericAddressSpacePass -> KernelWrapperPass
+//   -> LowerGenericAddressSpacePass -> VectorizeWorkItemsPass -> KernelWrapperPass
 //   -> AlwaysInlinerPass -> checkUnresolvedSymbols
 // (cpu_pipeline.h runs that sequence plus optimisation).
 //
@@ -15,6 +15,7 @@
 #pragma once
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -45,6 +46,9 @@ inline constexpr const char *kLocalMemSizeAttribute = "polymux-local-mem-size";
 inline constexpr const char *kWorkItemStateSizeAttribute = "polymux-work-item-state-size";
 /// Present when the kernel calls printf.
 inline constexpr const char *kUsesPrintfAttribute = "polymux-uses-printf";
+
+/// The work-item functions with a body in `module`, in module order.
+llvm::SmallVector<llvm::Function *, 8> workItemFunctions(llvm::Module &module);
 
 /// True for the OpenCL C work-group and sub-group barrier builtins
 /// (barrier, work_group_barrier, sub_group_barrier, with or without scope).
@@ -179,8 +183,10 @@ struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpa
 /// For each work-item function, emits the CPU entry point
 /// `void __polymux_entry_k(const void *packedArgs, const WorkGroupInfo *info)`
 /// (compiler/abi/cpu_kernel_abi.h): it unpacks the arguments and loops z, y, x
-/// over info->localSize calling the (always-inline) work-item function.
-/// A kernel with barriers (isBarrierFunction) is split into barrier regions
+/// over info->localSize calling the (always-inline) work-item function, or,
+/// for a kernel with a vector form (kVectorFormAttribute), the vector form
+/// for each full group of its width along x and the work-item function for
+/// the rest. A kernel with barriers (isBarrierFunction) is split into barrier regions
 /// (passes/barrier_regions.h): region r runs from barrier r (0: the start)
 /// to the next barrier or the end, as an always-inline function returning
 /// where it stopped; the entry runs the work-item loops of region 0, then of
@@ -191,6 +197,29 @@ struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpa
 /// arguments are recomputed instead. No barrier call remains.
 struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
+/// String attributes VectorizeWorkItemsPass leaves on a work-item function
+/// it vectorised: the name of its vector form and the form's width.
+inline constexpr const char *kVectorFormAttribute = "polymux-vector-form";
+inline constexpr const char *kVectorWidthAttribute = "polymux-vector-width";
+
+/// The whole-function vectoriser across work-items: for each work-item
+/// function `f` that it can vectorise with profit, adds `f.vN`, the same
+/// function for N consecutive work-items of dimension 0 in SIMD lanes (N =
+/// `vectorBits` / the width of the kernel's widest floating-point type).
+/// KernelWrapperPass then runs full groups of N lanes through it and the
+/// rest of a work-group through `f`. Uniform values stay scalar
+/// (work_item_uniformity.h), divergent branches become masks
+/// (linearize_divergence.h), memory accesses become vector, masked,
+/// gather/scatter or per-lane ones (widen_work_item.h). Kernels it leaves
+/// alone keep the scalar loops: kernels with barriers, group collectives or
+/// printf, kernels built with debug information, loops whose exit differs
+/// between lanes, and kernels where most work would run lane by lane.
+struct VectorizeWorkItemsPass : llvm::PassInfoMixin<VectorizeWorkItemsPass> {
+  explicit VectorizeWorkItemsPass(unsigned vectorBits) : vectorBits(vectorBits) {}
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  unsigned vectorBits;
 };
 
 /// Runs `passes` over `module` with analyses freshly registered by `builder`

@@ -1,0 +1,502 @@
+// The widening step of the work-item vectoriser (see the header).
+//
+// Each value of the scalar function has one of three forms in the vector
+// function: a scalar (uniform values), a vector of `width` elements
+// (varying values of integer, floating-point or pointer type) or `width`
+// separate scalars, one per lane (other varying values, and the results of
+// instructions run lane by lane). Blocks are visited in reverse post-order,
+// so definitions come before their uses; phis get their incoming values
+// once every block exists.
+#include "widen_work_item.h"
+
+#include "mux/status.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+namespace compiler {
+namespace {
+
+using Lanes = llvm::SmallVector<llvm::Value *, 16>;
+
+/// Masked blocks with fewer instructions run even when no lane is active:
+/// the branch would cost more than it saves.
+constexpr unsigned kMinSkippedInstructions = 12;
+
+bool isPackable(llvm::Type *type) { return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy(); }
+
+class Widener {
+public:
+  Widener(llvm::Function &scalar, llvm::Argument &laneId, WorkItemUniformity &uniformity, const BlockMasks &masks,
+          unsigned width)
+      : source_(scalar), laneId_(laneId), uniformity_(uniformity), masks_(masks), width_(width),
+        context_(scalar.getContext()), builder_(context_) {}
+
+  llvm::Expected<WidenedWorkItem> run(const llvm::Twine &name) {
+    target_ = llvm::Function::Create(source_.getFunctionType(), llvm::GlobalValue::InternalLinkage, name,
+                                     source_.getParent());
+    target_->copyAttributesFrom(&source_);
+    for (auto [from, to] : llvm::zip(source_.args(), target_->args())) {
+      to.setName(from.getName());
+      scalars_[&from] = &to;
+    }
+    for (llvm::BasicBlock &block : source_) {
+      auto *copy = llvm::BasicBlock::Create(context_, block.getName(), target_);
+      first_[&block] = last_[&block] = copy;
+    }
+    // Lane i runs the work-item whose local id is the argument plus i.
+    builder_.SetInsertPoint(first_[&source_.getEntryBlock()]);
+    vectors_[&laneId_] = builder_.CreateAdd(builder_.CreateVectorSplat(width_, scalars_[&laneId_]), laneOffsets(),
+                                            laneId_.getName() + ".lanes");
+    llvm::ReversePostOrderTraversal<llvm::Function *> order(&source_);
+    for (llvm::BasicBlock *block : order) {
+      current_ = block;
+      builder_.SetInsertPoint(last_[block]);
+      llvm::Instruction *skipFrom = skipPoint(*block);
+      for (llvm::Instruction &instruction : *block) {
+        if (&instruction == skipFrom)
+          openSkip();
+        if (skip_ && instruction.isTerminator())
+          closeSkip(*block);
+        if (llvm::Error error = visit(instruction)) {
+          target_->eraseFromParent();
+          return error;
+        }
+      }
+    }
+    completePhis();
+    // Blocks unreachable in the source stay empty: give them a terminator.
+    for (llvm::BasicBlock &block : *target_)
+      if (!block.getTerminator())
+        new llvm::UnreachableInst(context_, &block);
+    result_.function = target_;
+    result_.width = width_;
+    return result_;
+  }
+
+private:
+  llvm::Constant *laneOffsets() {
+    llvm::SmallVector<llvm::Constant *, 16> offsets;
+    auto *type = llvm::cast<llvm::IntegerType>(laneId_.getType());
+    for (unsigned i = 0; i < width_; ++i)
+      offsets.push_back(llvm::ConstantInt::get(type, i));
+    return llvm::ConstantVector::get(offsets);
+  }
+
+  // --- Skipping masked blocks that no lane runs ---
+
+  /// Linearised code runs every block; a masked block with enough work is
+  /// jumped over when its mask is all false (e.g. the rare slow path of a
+  /// math function). Returns the instruction to branch before: the first
+  /// one after the block's mask is known, or nullptr.
+  llvm::Instruction *skipPoint(llvm::BasicBlock &block) const {
+    llvm::Value *mask = masks_.lookup(&block);
+    if (!mask || block.sizeWithoutDebug() < kMinSkippedInstructions)
+      return nullptr;
+    auto *definition = llvm::dyn_cast<llvm::Instruction>(mask);
+    llvm::Instruction *first =
+        definition && definition->getParent() == &block ? definition->getNextNode() : &*block.getFirstNonPHIIt();
+    return first->isTerminator() ? nullptr : first;
+  }
+
+  struct Skip {
+    llvm::BasicBlock *from; ///< ends with the branch over the body
+    llvm::SmallVector<llvm::Instruction *, 32> visited;
+  };
+
+  void openSkip() {
+    auto *body = llvm::BasicBlock::Create(context_, current_->getName() + ".active", target_);
+    llvm::Value *any = builder_.CreateOrReduce(blockMask());
+    skip_.emplace(Skip{builder_.GetInsertBlock(), {}});
+    builder_.CreateCondBr(any, body, body); // the false edge is set in closeSkip
+    builder_.SetInsertPoint(body);
+  }
+
+  /// Joins the body with the path that skipped it: values of the body used
+  /// elsewhere are null there (only lanes that ran the block use them).
+  void closeSkip(llvm::BasicBlock &block) {
+    Skip skip = std::move(*skip_);
+    skip_.reset();
+    auto *join = llvm::BasicBlock::Create(context_, block.getName() + ".join", target_);
+    llvm::BasicBlock *bodyEnd = builder_.GetInsertBlock();
+    builder_.CreateBr(join);
+    llvm::cast<llvm::BranchInst>(skip.from->getTerminator())->setSuccessor(1, join);
+    builder_.SetInsertPoint(join);
+    auto merge = [&](llvm::Value *value) -> llvm::Value * {
+      llvm::PHINode *phi = builder_.CreatePHI(value->getType(), 2, value->getName());
+      phi->addIncoming(value, bodyEnd);
+      phi->addIncoming(llvm::Constant::getNullValue(value->getType()), skip.from);
+      return phi;
+    };
+    for (llvm::Instruction *instruction : skip.visited) {
+      if (instruction->getType()->isVoidTy() || llvm::all_of(instruction->users(), [&](llvm::User *user) {
+            return llvm::cast<llvm::Instruction>(user)->getParent() == &block;
+          }))
+        continue;
+      if (auto found = scalars_.find(instruction); found != scalars_.end())
+        found->second = merge(found->second);
+      else if (auto found = vectors_.find(instruction); found != vectors_.end())
+        found->second = merge(found->second);
+      else if (auto found = lanes_.find(instruction); found != lanes_.end())
+        for (llvm::Value *&lane : found->second)
+          lane = merge(lane);
+    }
+    last_[current_] = join;
+  }
+
+  llvm::Type *vectorOf(llvm::Type *type) const { return llvm::FixedVectorType::get(type, width_); }
+
+  bool isVarying(const llvm::Value *value) const { return uniformity_.isVarying(value); }
+
+  // --- Operands in each form, at the builder's position ---
+
+  llvm::Value *scalar(llvm::Value *value) {
+    if (llvm::isa<llvm::Constant, llvm::MetadataAsValue, llvm::InlineAsm>(value))
+      return value;
+    if (auto *block = llvm::dyn_cast<llvm::BasicBlock>(value))
+      return first_.lookup(block);
+    llvm::Value *mapped = scalars_.lookup(value);
+    assert(mapped && "uniform operand used before its definition");
+    return mapped;
+  }
+
+  llvm::Value *packed(llvm::Value *value) {
+    if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(width_), constant);
+    if (!isVarying(value))
+      return builder_.CreateVectorSplat(width_, scalar(value));
+    if (llvm::Value *vector = vectors_.lookup(value))
+      return vector;
+    auto found = lanes_.find(value);
+    assert(found != lanes_.end() && "varying operand used before its definition");
+    llvm::Value *vector = llvm::PoisonValue::get(vectorOf(value->getType()));
+    for (unsigned i = 0; i < width_; ++i)
+      vector = builder_.CreateInsertElement(vector, found->second[i], i);
+    return vector;
+  }
+
+  llvm::Value *lane(llvm::Value *value, unsigned i) {
+    if (!isVarying(value))
+      return scalar(value);
+    if (auto found = lanes_.find(value); found != lanes_.end())
+      return found->second[i];
+    llvm::Value *vector = vectors_.lookup(value);
+    assert(vector && "varying operand used before its definition");
+    return builder_.CreateExtractElement(vector, i);
+  }
+
+  /// The mask of the block being widened, or nullptr when every lane runs it.
+  llvm::Value *blockMask() {
+    llvm::Value *mask = masks_.lookup(current_);
+    return mask ? packed(mask) : nullptr;
+  }
+
+  /// Runs `body` only when `condition` (an i1) holds; returns its result
+  /// (poison where it did not run) or nullptr for void.
+  llvm::Value *guarded(llvm::Value *condition, llvm::Type *type, llvm::function_ref<llvm::Value *()> body) {
+    llvm::BasicBlock *before = builder_.GetInsertBlock();
+    auto *then = llvm::BasicBlock::Create(context_, "lane.run", target_);
+    auto *after = llvm::BasicBlock::Create(context_, "lane.next", target_);
+    builder_.CreateCondBr(condition, then, after);
+    builder_.SetInsertPoint(then);
+    llvm::Value *result = body();
+    llvm::BasicBlock *thenEnd = builder_.GetInsertBlock();
+    builder_.CreateBr(after);
+    builder_.SetInsertPoint(after);
+    last_[current_] = after;
+    if (type->isVoidTy())
+      return nullptr;
+    llvm::PHINode *phi = builder_.CreatePHI(type, 2);
+    phi->addIncoming(result, thenEnd);
+    phi->addIncoming(llvm::PoisonValue::get(type), before);
+    return phi;
+  }
+
+  llvm::Instruction *insertClone(llvm::Instruction &instruction, llvm::function_ref<llvm::Value *(llvm::Value *)> map) {
+    llvm::Instruction *copy = instruction.clone();
+    for (llvm::Use &operand : copy->operands())
+      operand.set(map(operand.get()));
+    copy->setDebugLoc({});
+    builder_.Insert(copy, instruction.getType()->isVoidTy() ? "" : instruction.getName());
+    return copy;
+  }
+
+  // --- Instructions ---
+
+  llvm::Error visit(llvm::Instruction &instruction) {
+    if (skip_)
+      skip_->visited.push_back(&instruction);
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(&instruction)) {
+      visitPhi(*phi);
+      return llvm::Error::success();
+    }
+    if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
+      if (intrinsic->isLifetimeStartOrEnd() || intrinsic->isAssumeLikeIntrinsic() ||
+          intrinsic->getIntrinsicID() == llvm::Intrinsic::experimental_noalias_scope_decl)
+        if (llvm::any_of(intrinsic->args(), [&](llvm::Value *argument) { return isVarying(argument); }))
+          return llvm::Error::success(); // hints about per-lane values: dropped
+    bool varyingOperand =
+        llvm::any_of(instruction.operands(), [&](llvm::Value *operand) { return isVarying(operand); });
+    if (!isVarying(&instruction) && !varyingOperand) {
+      visitUniform(instruction);
+      return llvm::Error::success();
+    }
+    if (instruction.isTerminator())
+      return mux::makeError(mux::Status::Unsupported, "not vectorised: a divergent branch was left");
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      return visitAlloca(*alloca);
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+      if (load->isSimple() && isPackable(load->getType()) && isVarying(load->getPointerOperand())) {
+        visitLoad(*load);
+        return llvm::Error::success();
+      }
+    } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+      if (store->isSimple() && isPackable(store->getValueOperand()->getType()) &&
+          (isVarying(store->getPointerOperand()) || isVarying(store->getValueOperand()))) {
+        visitStore(*store);
+        return llvm::Error::success();
+      }
+    } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction)) {
+      if (widenIntrinsic(*call))
+        return llvm::Error::success();
+    } else if (isElementwise(instruction)) {
+      widenElementwise(instruction);
+      return llvm::Error::success();
+    }
+    scalarize(instruction);
+    return llvm::Error::success();
+  }
+
+  void visitUniform(llvm::Instruction &instruction) {
+    bool mayFault = instruction.mayHaveSideEffects() || instruction.mayReadFromMemory();
+    llvm::Value *mask = mayFault && !instruction.isTerminator() ? blockMask() : nullptr;
+    if (mask) {
+      // Runs once, and only if some lane would have run it.
+      llvm::Value *any = builder_.CreateOrReduce(mask);
+      llvm::Value *result = guarded(any, instruction.getType(), [&] {
+        return insertClone(instruction, [&](llvm::Value *operand) { return scalar(operand); });
+      });
+      if (result)
+        scalars_[&instruction] = result;
+      return;
+    }
+    scalars_[&instruction] = insertClone(instruction, [&](llvm::Value *operand) { return scalar(operand); });
+  }
+
+  void visitPhi(llvm::PHINode &phi) {
+    llvm::Type *type = phi.getType();
+    unsigned incoming = phi.getNumIncomingValues();
+    if (!isVarying(&phi)) {
+      scalars_[&phi] = builder_.CreatePHI(type, incoming, phi.getName());
+    } else if (isPackable(type)) {
+      vectors_[&phi] = builder_.CreatePHI(vectorOf(type), incoming, phi.getName());
+      ++result_.vectorInstructions;
+    } else {
+      Lanes lanes;
+      for (unsigned i = 0; i < width_; ++i)
+        lanes.push_back(builder_.CreatePHI(type, incoming, phi.getName()));
+      lanes_[&phi] = std::move(lanes);
+    }
+    phis_.push_back(&phi);
+  }
+
+  void completePhis() {
+    for (llvm::PHINode *phi : phis_) {
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+        llvm::BasicBlock *from = last_[phi->getIncomingBlock(k)];
+        llvm::Value *value = phi->getIncomingValue(k);
+        builder_.SetInsertPoint(from->getTerminator());
+        if (!isVarying(phi)) {
+          llvm::cast<llvm::PHINode>(scalars_[phi])->addIncoming(scalar(value), from);
+        } else if (llvm::Value *vector = vectors_.lookup(phi)) {
+          llvm::cast<llvm::PHINode>(vector)->addIncoming(packed(value), from);
+        } else {
+          for (unsigned i = 0; i < width_; ++i)
+            llvm::cast<llvm::PHINode>(lanes_[phi][i])->addIncoming(lane(value, i), from);
+        }
+      }
+    }
+  }
+
+  llvm::Error visitAlloca(llvm::AllocaInst &alloca) {
+    if (!alloca.isStaticAlloca() && !llvm::isa<llvm::ConstantInt>(alloca.getArraySize()))
+      return mux::makeError(mux::Status::Unsupported, "not vectorised: a private array of run-time size");
+    // One allocation per lane, side by side, in the entry block.
+    llvm::IRBuilder<> entry(&*first_[&source_.getEntryBlock()]->getFirstInsertionPt());
+    uint64_t count = llvm::cast<llvm::ConstantInt>(alloca.getArraySize())->getZExtValue();
+    llvm::Type *element = alloca.getAllocatedType();
+    if (count != 1)
+      element = llvm::ArrayType::get(element, count);
+    llvm::AllocaInst *copy =
+        entry.CreateAlloca(element, alloca.getAddressSpace(), entry.getInt32(width_), alloca.getName() + ".lanes");
+    copy->setAlignment(alloca.getAlign());
+    vectors_[&alloca] = builder_.CreateGEP(element, copy, laneOffsets(), alloca.getName());
+    return llvm::Error::success();
+  }
+
+  /// Whether lanes access consecutive elements of `type` through `pointer`.
+  bool isConsecutive(llvm::Value *pointer, llvm::Type *type) {
+    std::optional<int64_t> stride = uniformity_.stride(pointer);
+    const llvm::DataLayout &layout = source_.getDataLayout();
+    return stride && layout.getTypeStoreSize(type) == layout.getTypeAllocSize(type) &&
+           *stride == static_cast<int64_t>(layout.getTypeAllocSize(type).getFixedValue());
+  }
+
+  void visitLoad(llvm::LoadInst &load) {
+    llvm::Type *type = vectorOf(load.getType());
+    llvm::Value *mask = blockMask();
+    llvm::Value *pointer = load.getPointerOperand();
+    llvm::Value *result;
+    if (isConsecutive(pointer, load.getType())) {
+      llvm::Value *first = lane(pointer, 0);
+      if (mask)
+        result = builder_.CreateMaskedLoad(type, first, load.getAlign(), mask);
+      else
+        result = builder_.CreateAlignedLoad(type, first, load.getAlign());
+    } else {
+      result = builder_.CreateMaskedGather(type, packed(pointer), load.getAlign(), mask);
+    }
+    result->setName(load.getName());
+    vectors_[&load] = result;
+    ++result_.vectorInstructions;
+  }
+
+  void visitStore(llvm::StoreInst &store) {
+    llvm::Value *mask = blockMask();
+    llvm::Value *pointer = store.getPointerOperand();
+    llvm::Value *value = packed(store.getValueOperand());
+    if (isVarying(pointer) && isConsecutive(pointer, store.getValueOperand()->getType())) {
+      llvm::Value *first = lane(pointer, 0);
+      if (mask)
+        builder_.CreateMaskedStore(value, first, store.getAlign(), mask);
+      else
+        builder_.CreateAlignedStore(value, first, store.getAlign());
+    } else {
+      // Lanes that store to one address store in lane order: the last
+      // active lane's value stays, as if its work-item ran last.
+      builder_.CreateMaskedScatter(value, packed(pointer), store.getAlign(), mask);
+    }
+    ++result_.vectorInstructions;
+  }
+
+  static bool isElementwise(const llvm::Instruction &instruction) {
+    return llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst,
+                     llvm::FreezeInst, llvm::GetElementPtrInst>(instruction);
+  }
+
+  void widenElementwise(llvm::Instruction &instruction) {
+    bool scalarTypes =
+        isPackable(instruction.getType()) &&
+        llvm::all_of(instruction.operands(), [](llvm::Value *operand) { return isPackable(operand->getType()); });
+    if (!scalarTypes) {
+      scalarize(instruction);
+      return;
+    }
+    // A select's uniform condition and a GEP's uniform operands may stay
+    // scalar; LLVM splats them.
+    bool mixedAllowed = llvm::isa<llvm::SelectInst, llvm::GetElementPtrInst>(instruction);
+    llvm::Instruction *copy = instruction.clone();
+    for (unsigned i = 0; i < copy->getNumOperands(); ++i) {
+      llvm::Value *operand = instruction.getOperand(i);
+      bool keepScalar =
+          mixedAllowed && !isVarying(operand) && (llvm::isa<llvm::GetElementPtrInst>(instruction) || i == 0);
+      copy->setOperand(i, keepScalar ? scalar(operand) : packed(operand));
+    }
+    copy->mutateType(vectorOf(instruction.getType()));
+    copy->setDebugLoc({});
+    builder_.Insert(copy, instruction.getName());
+    vectors_[&instruction] = copy;
+    ++result_.vectorInstructions;
+  }
+
+  /// An intrinsic with a vector form of the same meaning (fma, sqrt, fabs,
+  /// min/max, bit counts, ...), called once for all lanes.
+  bool widenIntrinsic(llvm::CallInst &call) {
+    llvm::Intrinsic::ID id = call.getIntrinsicID();
+    if (id == llvm::Intrinsic::not_intrinsic || !llvm::isTriviallyVectorizable(id) || !isPackable(call.getType()))
+      return false;
+    llvm::SmallVector<llvm::Value *, 4> arguments;
+    llvm::SmallVector<llvm::Type *, 4> overloads;
+    if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, -1, nullptr))
+      overloads.push_back(vectorOf(call.getType()));
+    for (unsigned i = 0; i < call.arg_size(); ++i) {
+      llvm::Value *argument = call.getArgOperand(i);
+      if (llvm::isVectorIntrinsicWithScalarOpAtArg(id, i, nullptr)) {
+        if (isVarying(argument))
+          return false;
+        arguments.push_back(scalar(argument));
+      } else {
+        if (!isPackable(argument->getType()))
+          return false;
+        arguments.push_back(packed(argument));
+      }
+      if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, i, nullptr))
+        overloads.push_back(arguments.back()->getType());
+    }
+    llvm::Function *declaration = llvm::Intrinsic::getOrInsertDeclaration(source_.getParent(), id, overloads);
+    llvm::CallInst *vector = builder_.CreateCall(declaration, arguments, call.getName());
+    if (llvm::isa<llvm::FPMathOperator>(vector))
+      vector->copyFastMathFlags(&call);
+    vectors_[&call] = vector;
+    ++result_.vectorInstructions;
+    return true;
+  }
+
+  /// Runs `instruction` once per lane, under the lane's mask when it may
+  /// have side effects or fault and not every lane runs the block.
+  void scalarize(llvm::Instruction &instruction) {
+    bool mayFault = instruction.mayHaveSideEffects() || instruction.mayReadFromMemory();
+    llvm::Value *mask = mayFault ? blockMask() : nullptr;
+    Lanes lanes;
+    for (unsigned i = 0; i < width_; ++i) {
+      auto clone = [&]() -> llvm::Value * {
+        return insertClone(instruction, [&](llvm::Value *operand) {
+          return llvm::isa<llvm::BasicBlock>(operand) ? scalar(operand) : lane(operand, i);
+        });
+      };
+      if (mask && mayFault)
+        lanes.push_back(guarded(builder_.CreateExtractElement(mask, i), instruction.getType(), clone));
+      else
+        lanes.push_back(clone());
+    }
+    if (!instruction.getType()->isVoidTy())
+      lanes_[&instruction] = std::move(lanes);
+    ++result_.scalarizedInstructions;
+    if (instruction.getType()->isVectorTy() ||
+        llvm::any_of(instruction.operands(), [](llvm::Value *operand) { return operand->getType()->isVectorTy(); }))
+      ++result_.scalarizedVectorInstructions;
+  }
+
+  llvm::Function &source_;
+  llvm::Argument &laneId_;
+  WorkItemUniformity &uniformity_;
+  const BlockMasks &masks_;
+  unsigned width_;
+  llvm::LLVMContext &context_;
+  llvm::IRBuilder<> builder_;
+  llvm::Function *target_ = nullptr;
+  llvm::BasicBlock *current_ = nullptr; ///< the source block being widened
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> scalars_;
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> vectors_;
+  llvm::DenseMap<const llvm::Value *, Lanes> lanes_;
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> first_; ///< where a source block starts
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> last_;  ///< where it ends
+  llvm::SmallVector<llvm::PHINode *, 16> phis_;
+  /// While the body of a masked block is being widened: where it may be
+  /// skipped from and what it holds.
+  std::optional<Skip> skip_;
+  WidenedWorkItem result_;
+};
+
+} // namespace
+
+llvm::Expected<WidenedWorkItem> widenWorkItem(llvm::Function &scalar, llvm::Argument &laneId,
+                                              WorkItemUniformity &uniformity, const BlockMasks &masks, unsigned width,
+                                              const llvm::Twine &name) {
+  return Widener(scalar, laneId, uniformity, masks, width).run(name);
+}
+
+} // namespace compiler

@@ -1,0 +1,40 @@
+// Builds the vector form of a work-item function: one call runs `width`
+// consecutive work-items of dimension 0 in SIMD lanes.
+#pragma once
+
+#include "linearize_divergence.h"
+#include "work_item_uniformity.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/Support/Error.h"
+
+namespace compiler {
+
+struct WidenedWorkItem {
+  /// Same parameters as the scalar function; its local-id argument of
+  /// dimension 0 is the id of lane 0.
+  llvm::Function *function = nullptr;
+  unsigned width = 0;
+  /// Instructions that became one vector operation.
+  unsigned vectorInstructions = 0;
+  /// Instructions that run once per lane (calls without a vector form,
+  /// atomics, values of vector or aggregate type).
+  unsigned scalarizedInstructions = 0;
+  /// Those of them on values of vector type: code already written for SIMD.
+  unsigned scalarizedVectorInstructions = 0;
+};
+
+/// Widens `scalar`, whose divergent control flow has been linearised
+/// (`masks`), into a new internal function `name` of the same module.
+/// Uniform values stay scalar; varying ones of scalar type become vectors of
+/// `width` elements; memory accesses become vector loads and stores where
+/// lanes are consecutive (`uniformity.stride`), gathers and scatters where
+/// not, masked in masked blocks; the rest runs lane by lane, under the lane's
+/// mask when it has side effects or may fault. Fails with
+/// Status::Unsupported for what it cannot widen (a private array of run-time
+/// size).
+llvm::Expected<WidenedWorkItem> widenWorkItem(llvm::Function &scalar, llvm::Argument &laneId,
+                                              WorkItemUniformity &uniformity, const BlockMasks &masks, unsigned width,
+                                              const llvm::Twine &name);
+
+} // namespace compiler

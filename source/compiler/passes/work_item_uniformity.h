@@ -1,0 +1,56 @@
+// Which values of a work-item function differ between the work-items that
+// the vectoriser packs into SIMD lanes (consecutive local ids of dimension
+// 0), and how addresses and integers step from one lane to the next.
+#pragma once
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace compiler {
+
+class WorkItemUniformity {
+public:
+  /// Analyses `function`, whose argument `laneId` is the local id that
+  /// differs by one from lane to lane.
+  WorkItemUniformity(llvm::Function &function, llvm::Value *laneId);
+
+  /// Marks `value` varying and everything computed from it; for the phis
+  /// at joins of divergent control flow.
+  void markVarying(llvm::Value *value);
+  /// Forgets everything and analyses the function again (after it changed).
+  void recompute();
+
+  /// Whether lanes may hold different values of `value`. Allocas are
+  /// always varying (each work-item has its own private memory); so are
+  /// atomics and calls that may write memory.
+  bool isVarying(const llvm::Value *value) const { return varying_.contains(value); }
+  /// Whether `terminator` branches on a varying condition.
+  bool isDivergent(const llvm::Instruction *terminator) const;
+
+  /// The step from one lane's value to the next lane's for an integer or
+  /// pointer value (bytes for pointers): 0 for uniform values, nullopt when
+  /// lanes are not evenly spaced or the step is not a constant. Integer
+  /// widening casts keep the step: the analysis assumes, as the kernel's own
+  /// integer types imply, that an index does not wrap between neighbouring
+  /// work-items.
+  std::optional<int64_t> stride(llvm::Value *value);
+
+private:
+  void propagate(llvm::SmallVectorImpl<llvm::Value *> &worklist);
+  bool producesVaryingResult(const llvm::Instruction &instruction) const;
+  std::optional<int64_t> computeStride(llvm::Value *value);
+  std::optional<int64_t> phiStride(llvm::PHINode &phi);
+  bool isUniformStepOf(llvm::Value *value, llvm::PHINode &phi) const;
+
+  llvm::Function &function_;
+  llvm::Value *laneId_;
+  llvm::SmallPtrSet<const llvm::Value *, 32> varying_;
+  llvm::DenseMap<llvm::Value *, std::optional<int64_t>> strides_;
+};
+
+} // namespace compiler

@@ -1,0 +1,206 @@
+// The work-item vectoriser (VectorizeWorkItemsPass) on small kernels,
+// checked with FileCheck: which values stay scalar, which memory accesses
+// become vector, masked, gather/scatter or per-lane ones, how divergent
+// branches become masks, which kernels keep only the scalar form, and how
+// the entry point runs the two forms.
+#include "compiler/passes.h"
+
+#include "test_support.h"
+
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+namespace compiler::test {
+namespace {
+
+/// Lowers `source` to work-item functions and vectorises them for 256-bit
+/// registers (8 float lanes); with `wrap`, also emits the entry points.
+std::string vectorize(llvm::LLVMContext &context, const std::string &source, bool wrap = false) {
+  auto module = compileForHost(context, source);
+  if (!module)
+    return "";
+  llvm::ModulePassManager passes;
+  passes.addPass(LowerExactBuiltinsPass());
+  passes.addPass(LowerAtomicBuiltinsPass());
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  passes.addPass(LowerWorkItemBuiltinsPass());
+  passes.addPass(LowerGenericAddressSpacePass());
+  passes.addPass(VectorizeWorkItemsPass(256));
+  if (wrap)
+    passes.addPass(KernelWrapperPass());
+  runModulePasses(*module, passes);
+  return printModule(*module);
+}
+
+/// FileCheck's verdict on `checks` for `source` vectorised (with the entry
+/// points with `wrap`): "" when they match.
+std::string checkVectorized(const std::string &source, const std::string &checks, bool wrap = false) {
+  llvm::LLVMContext context;
+  return runFileCheck(vectorize(context, source, wrap), checks);
+}
+
+TEST(Vectorizer, UniformValuesStayScalarAndConsecutiveAccessesAreVectors) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in, __global const float *p, float s) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * s + p[0];
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+; lane i runs local id x + i
+CHECK: add <8 x i64> {{.*}}, <i64 0, i64 1, i64 2, i64 3, i64 4, i64 5, i64 6, i64 7>
+; p[0] is the same for every lane: one scalar load; in[i] and out[i] are
+; consecutive: whole vectors
+CHECK-DAG: load float, ptr %p
+CHECK-DAG: load <8 x float>, ptr
+CHECK: call <8 x float> @llvm.fmuladd.v8f32(
+CHECK: store <8 x float>
+CHECK-NOT: gather
+CHECK: ret void
+CHECK: attributes {{.*}}"polymux-vector-form"="__polymux_work_item_k.v8"{{.*}}"polymux-vector-width"="8"
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, DivergentBranchesBecomeMasks) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    out[i] = in[i] > 0.0f ? in[i] * 2.0f : -in[i];
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[MASK:%.*]] = icmp sgt <8 x i32>
+CHECK: call <8 x float> @llvm.masked.load.v8f32.p0(ptr {{.*}}, <8 x i1> [[MASK]]
+CHECK: call void @llvm.masked.store.v8f32.p0(<8 x float> {{.*}}, <8 x i1>
+CHECK-NOT: br i1 {{%.*}}, label
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, StridedAccessesAreGathersAndScatters) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in) {
+  size_t i = get_global_id(0);
+  out[3 * i] = in[2 * i + 1];
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>
+CHECK: call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{.*}}, <8 x ptr>
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, AtomicsRunPerLaneUnderTheLaneMask) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global int *counter, __global const int *in, __global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] + 1;
+  if (in[i] > 3)
+    atomic_inc(counter);
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[LANE0:%.*]] = extractelement <8 x i1> {{%.*}}, i64 0
+CHECK: br i1 [[LANE0]], label %lane.run, label %lane.next
+CHECK: lane.run:
+CHECK-NEXT: atomicrmw add ptr %counter, i32 1
+CHECK-COUNT-7: atomicrmw add ptr %counter, i32 1
+CHECK-NOT: atomicrmw
+CHECK: {{^}}}
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, LargeMaskedBlocksAreSkippedWhenNoLaneRunsThem) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  if (x > 1000.0f) {
+    x = sqrt(x * x + 1.0f) - 2.0f; x = sqrt(x * x + 3.0f) - 4.0f; x = sqrt(x * x + 5.0f) - 6.0f;
+    x = sqrt(x * x + 7.0f) - 8.0f; x = sqrt(x * x + 9.0f) - 1.0f; x = sqrt(x * x + 2.0f) - 3.0f;
+  }
+  out[i] = x;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[ANY:%.*]] = call i1 @llvm.vector.reduce.or.v8i1(<8 x i1>
+CHECK: br i1 [[ANY]], label %{{.*}}.active, label %{{.*}}.join
+; the blend every lane needs stays outside the skipped block
+CHECK: select <8 x i1>
+CHECK: store <8 x float>
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, LoopsCarryingVaryingValuesFillSeveralRegisters) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, float a, float b, int n) {
+  size_t i = get_global_id(0);
+  float x = (float)i;
+  for (int k = 0; k < n; ++k)
+    x = mad(x, a, b);
+  out[i] = x;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v32(
+CHECK: phi <32 x float>
+CHECK: store <32 x float>
+CHECK: "polymux-vector-width"="32"
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, KernelsItCannotVectoriseKeepTheScalarForm) {
+  llvm::LLVMContext context;
+  std::string module = vectorize(context, R"(
+__kernel void barrier_kernel(__global int *p, __local int *l) {
+  l[get_local_id(0)] = p[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  p[get_global_id(0)] = l[0];
+}
+__kernel void divergent_loop(__global int *p) {
+  int i = get_global_id(0), s = 0;
+  for (int k = 0; k < i; ++k)
+    s += k;
+  p[i] = s;
+}
+__kernel void same_for_all(__global int *p) { p[0] = 1; }
+)");
+  EXPECT_EQ(module.find("polymux-vector-form"), std::string::npos) << module;
+  EXPECT_NE(module.find("@__polymux_work_item_divergent_loop("), std::string::npos);
+}
+
+TEST(Vectorizer, EntryRunsFullVectorsThenTheScalarRest) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out) { out[get_global_id(0)] = 1.0f; }
+)",
+                                       R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+; local size rounded down to a multiple of 8
+CHECK: [[END:%.*]] = and i64 %local.size{{[0-9]*}}, -8
+CHECK: wi.x.lanes.header:
+CHECK: icmp ult i64 %wi.x.lanes, [[END]]
+CHECK: call void @__polymux_work_item_k.v8(
+CHECK: add nuw i64 %wi.x.lanes, 8
+CHECK: wi.x.tail:
+CHECK: wi.x.header:
+CHECK: phi i64 [ [[END]], %wi.x.tail ]
+CHECK: call void @__polymux_work_item_k(
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+} // namespace
+} // namespace compiler::test
