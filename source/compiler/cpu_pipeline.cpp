@@ -121,7 +121,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
 }
 
 llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary,
-                               std::span<const std::byte> builtinLibrary) {
+                               std::span<const std::byte> builtinLibrary, unsigned vectorBits) {
   binary.globalVariableSize = programScopeVariableBytes(module);
   if (llvm::Error error = linkBuiltinLibrary(module, builtinLibrary))
     return error;
@@ -156,6 +156,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   }
   {
     llvm::ModulePassManager passes;
+    passes.addPass(VectorizeWorkItemsPass(vectorBits));
     passes.addPass(KernelWrapperPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);

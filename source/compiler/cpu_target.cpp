@@ -19,6 +19,7 @@ std::string cpuIdentity(const CpuTargetConfig &config) {
                          identityHash(config.features) + " extensions " + identityHash(extensions) + " builtins " +
                          identityHash(llvm::StringRef(reinterpret_cast<const char *>(config.builtinLibrary.data()),
                                                       config.builtinLibrary.size()));
+  identity += " vector " + std::to_string(config.vectorBits);
   if (!config.linkIdentity.empty())
     identity += " link " + identityHash(config.linkIdentity);
   return identity;
@@ -28,7 +29,8 @@ std::string cpuIdentity(const CpuTargetConfig &config) {
 llvm::Expected<std::vector<std::byte>> finalizeForCpu(const CpuTargetConfig &config, const CodegenConfig &codegen,
                                                       std::unique_ptr<llvm::Module> module, const ModuleData &data) {
   CpuBinary binary;
-  if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config.builtinLibrary))
+  if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config.builtinLibrary,
+                                             data.optDisable ? 0 : config.vectorBits))
     return error;
   auto machine = createTargetMachine(codegen, data.optDisable);
   if (!machine)

@@ -9,6 +9,8 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 // The builtins library bitcode, embedded by polymux_add_builtin_library.
 extern "C" __attribute__((visibility("hidden"))) const char polymux_builtins_host_begin[];
@@ -25,6 +27,19 @@ std::string hostFeatureString() {
   return llvm::join(features, ",");
 }
 
+/// Bits of the widest vector registers the CPU has for floating-point work;
+/// 0 when POLYMUX_VECTORIZE=0 asks for the scalar work-item loops.
+unsigned hostVectorBits() {
+  if (const char *setting = std::getenv("POLYMUX_VECTORIZE"); setting && std::string_view(setting) == "0")
+    return 0;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx2"))
+    return 256;
+  return 128;
+}
+
 } // namespace
 
 std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info) {
@@ -33,6 +48,7 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.triple = llvm::sys::getProcessTriple();
   config.cpu = llvm::sys::getHostCPUName().str();
   config.features = hostFeatureString();
+  config.vectorBits = hostVectorBits();
   config.extensions = compiler::clExtensionsFor(info);
   config.binaryMagic = std::string(compiler::kHostBinaryMagic);
   config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_host_begin, polymux_builtins_host_end));

@@ -22,6 +22,9 @@ struct CpuTargetConfig {
   std::string triple;
   std::string cpu;      ///< LLVM CPU name
   std::string features; ///< LLVM feature string ("+avx2,-avx512f,...")
+  /// Bits of the vector registers kernels are vectorised across work-items
+  /// for (VectorizeWorkItemsPass); 0 for none.
+  unsigned vectorBits = 0;
   /// Extensions and OpenCL C feature macros the device supports.
   std::vector<std::string> extensions;
   unsigned maxClStd = 300;             ///< highest -cl-std accepted (100 * major + 10 * minor)

@@ -1,0 +1,388 @@
+// Kernels shaped like the cases a work-item vectoriser must get right
+// (divergent branches and switches, early returns, gathers and scatters,
+// private arrays indexed per work-item, loops that carry varying values,
+// atomics under a mask, vector types, pointer induction variables, math with
+// rare slow paths), each at work-group sizes that leave partial groups of
+// lanes. Every device runs them; the host checks each work-item's result
+// against its own computation of the same C code.
+#include "cl_test.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace cltest;
+
+namespace {
+
+const char *kSource = R"(
+int classify(int v, int n) {
+  int r = 0;
+  if (v % 3 == 0) {
+    r = v * 2;
+    if (v > n / 2)
+      r += 7;
+    else
+      r -= 1;
+  } else if (v % 3 == 1) {
+    switch (v % 5) {
+    case 0: r = 100; break;
+    case 2: r = 200 + v; break;
+    case 4: r = -v; break;
+    default: r = v ^ 0x55;
+    }
+  } else {
+    r = n > 10 ? v + n : v - n; // a uniform branch inside divergent code
+  }
+  return r;
+}
+
+__kernel void divergent(__global const int *in, __global int *out, int n) {
+  int g = get_global_id(0);
+  if (g >= n)
+    return;
+  if (in[g] < 0) {
+    out[g] = -1;
+    return;
+  }
+  out[g] = classify(in[g], n);
+}
+
+__kernel void strided(__global const float *in, __global float *out, int n) {
+  int g = get_global_id(0);
+  out[3 * g + 1] = in[(g * 7) % n] + in[n - 1 - g];
+  out[3 * g] = (float)g;
+  out[3 * g + 2] = in[g] * 0.5f;
+}
+
+__kernel void private_array(__global const float *in, __global float *out) {
+  int g = get_global_id(0);
+  float t[8];
+  for (int k = 0; k < 8; ++k)
+    t[k] = in[g] * k + g;
+  t[g % 8] += 1.0f;
+  out[g] = t[g % 8] + t[(g * 3) % 8];
+}
+
+__kernel void loop_chain(__global const float *in, __global float *out, int count) {
+  int g = get_global_id(0);
+  float x = in[g];
+  float s = 0.0f;
+  for (int k = 0; k < count; ++k) {
+    if (((int)x + k) & 1)
+      s += x * k;
+    else
+      s -= 0.25f * k;
+    x = x * 0.5f + 1.0f;
+  }
+  out[g] = s;
+}
+
+__kernel void masked_atomics(__global const int *in, __global int *counter, __global int *histogram, int limit) {
+  int g = get_global_id(0);
+  int v = in[g];
+  if (v > limit) {
+    atomic_inc(counter);
+    atomic_add(&histogram[v % 16], v);
+  }
+}
+
+__kernel void vector_types(__global const float4 *in, __global float4 *out) {
+  int g = get_global_id(0);
+  float4 v = in[g];
+  if (g % 3 == 0)
+    v = v.wzyx;
+  out[g] = v * (float)g + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+}
+
+__kernel void uniform_loads(__global const int *table, __global int *out, int k, int n) {
+  int g = get_global_id(0);
+  if (g * 2 < n)
+    out[g] = table[0] + table[k] * g;
+  else
+    out[g] = table[1];
+}
+
+__kernel void pointer_walk(__global const int *in, __global int *out, int steps, int stride) {
+  __global const int *p = in + get_global_id(0);
+  int sum = 0;
+  for (int k = 0; k < steps; ++k, p += stride)
+    sum += *p * (k + 1);
+  out[get_global_id(0)] = sum;
+}
+
+__kernel void two_sided(__global const float *in, __global float *out) {
+  int g = get_global_id(0);
+  float x = in[g], y;
+  if (x > 0.0f) {
+    y = sqrt(x * x + 1.0f) - 2.0f; y = sqrt(y * y + 3.0f) - 4.0f; y = sqrt(y * y + 5.0f) - 6.0f;
+    y = sqrt(y * y + 7.0f) - 8.0f; y = sqrt(y * y + 9.0f) - 1.0f; y = sqrt(y * y + 2.0f) - 3.0f;
+  } else {
+    y = sqrt(x * x + 2.0f) + 1.0f; y = sqrt(y * y + 4.0f) + 3.0f; y = sqrt(y * y + 6.0f) + 5.0f;
+    y = sqrt(y * y + 8.0f) + 7.0f; y = sqrt(y * y + 1.0f) + 9.0f; y = sqrt(y * y + 3.0f) + 2.0f;
+  }
+  out[g] = y;
+}
+
+__kernel void rare_slow_paths(__global const float *in, __global float *out) {
+  int g = get_global_id(0);
+  float x = in[g];
+  out[g] = sin(x) + (x > 0.0f ? log(x) : exp(x));
+}
+)";
+
+int classify(int v, int n) {
+  int r = 0;
+  if (v % 3 == 0) {
+    r = v * 2;
+    r += v > n / 2 ? 7 : -1;
+  } else if (v % 3 == 1) {
+    switch (v % 5) {
+    case 0:
+      r = 100;
+      break;
+    case 2:
+      r = 200 + v;
+      break;
+    case 4:
+      r = -v;
+      break;
+    default:
+      r = v ^ 0x55;
+    }
+  } else {
+    r = n > 10 ? v + n : v - n;
+  }
+  return r;
+}
+
+/// Global and local sizes: whole vectors of lanes, partial ones, groups
+/// narrower than a vector, and the implementation's choice (local 0).
+struct Geometry {
+  size_t global;
+  size_t local;
+};
+const Geometry kGeometries[] = {{1, 1},   {7, 7},     {64, 64}, {100, 25}, {99, 33}, {1000, 40},
+                                {48, 16}, {300, 100}, {257, 0}, {1024, 0}, {1000, 1}};
+
+class VectorizationTest : public DeviceTest {
+protected:
+  void run(cl_kernel k, const Geometry &geometry) {
+    const size_t *local = geometry.local ? &geometry.local : nullptr;
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &geometry.global, local, 0, nullptr, nullptr))
+        << "global " << geometry.global << " local " << geometry.local;
+  }
+
+  /// Runs `k(in, out, extra...)` over `geometry`; returns the `outCount`
+  /// elements of `out`.
+  template <typename T, typename... Extra>
+  std::vector<T> runOnBuffer(cl_kernel k, const Geometry &geometry, std::vector<T> &in, size_t outCount,
+                             const Extra &...extra) {
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, in.size() * sizeof(T), in.data());
+    Mem outMem = buffer(CL_MEM_READ_WRITE, outCount * sizeof(T));
+    setArgs(k, inMem.get(), outMem.get(), extra...);
+    run(k, geometry);
+    return read<T>(outMem, outCount);
+  }
+
+  void SetUp() override {
+    DeviceTest::SetUp();
+    program_ = build(kSource);
+    ASSERT_TRUE(program_);
+  }
+
+  Program program_;
+};
+
+std::string where(const Geometry &geometry, size_t item) {
+  return "global " + std::to_string(geometry.global) + " local " + std::to_string(geometry.local) + " work-item " +
+         std::to_string(item);
+}
+
+TEST_P(VectorizationTest, DivergentBranchesSwitchesAndEarlyReturns) {
+  Kernel k = kernel(program_, "divergent");
+  for (const Geometry &geometry : kGeometries) {
+    cl_int n = static_cast<cl_int>(geometry.global - geometry.global / 5); // the last fifth returns early
+    std::vector<cl_int> in(geometry.global), out(geometry.global, 12345);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = i % 11 == 4 ? -static_cast<cl_int>(i) : static_cast<cl_int>(i * 37 % 101);
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, in.size() * 4, in.data());
+    Mem outMem = buffer(CL_MEM_COPY_HOST_PTR, out.size() * 4, out.data());
+    setArgs(k, inMem.get(), outMem.get(), n);
+    run(k, geometry);
+    std::vector<cl_int> result = read<cl_int>(outMem, out.size());
+    for (size_t i = 0; i < result.size(); ++i) {
+      cl_int expected = static_cast<cl_int>(i) >= n ? 12345 : in[i] < 0 ? -1 : classify(in[i], n);
+      ASSERT_EQ(expected, result[i]) << where(geometry, i);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, GathersAndScatters) {
+  Kernel k = kernel(program_, "strided");
+  for (const Geometry &geometry : kGeometries) {
+    cl_int n = static_cast<cl_int>(geometry.global);
+    std::vector<cl_float> in(n);
+    for (cl_int i = 0; i < n; ++i)
+      in[i] = static_cast<float>(i) * 1.25f - 3.0f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, 3 * n, n);
+    for (cl_int g = 0; g < n; ++g) {
+      ASSERT_EQ(static_cast<float>(g), result[3 * g]) << where(geometry, g);
+      ASSERT_EQ(in[(g * 7) % n] + in[n - 1 - g], result[3 * g + 1]) << where(geometry, g);
+      ASSERT_EQ(in[g] * 0.5f, result[3 * g + 2]) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, PrivateArraysIndexedPerWorkItem) {
+  Kernel k = kernel(program_, "private_array");
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_float> in(geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>(i % 17) - 8.0f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size());
+    for (size_t g = 0; g < in.size(); ++g) {
+      float t[8];
+      // Small integers: exact whether or not the device contracts to fma.
+      for (int j = 0; j < 8; ++j)
+        t[j] = in[g] * static_cast<float>(j) + static_cast<float>(g);
+      t[g % 8] += 1.0f;
+      ASSERT_EQ(t[g % 8] + t[(g * 3) % 8], result[g]) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, LoopsCarryingVaryingValuesWithDivergenceInside) {
+  Kernel k = kernel(program_, "loop_chain");
+  const cl_int count = 9;
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_float> in(geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>(i % 29);
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size(), count);
+    for (size_t g = 0; g < in.size(); ++g) {
+      double x = in[g], s = 0.0;
+      for (int j = 0; j < count; ++j) {
+        s += ((static_cast<int>(x) + j) & 1) ? x * j : -0.25 * j;
+        x = x * 0.5 + 1.0;
+      }
+      ASSERT_NEAR(s, result[g], 1e-3 * (1.0 + std::fabs(s))) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, AtomicsUnderAMask) {
+  Kernel k = kernel(program_, "masked_atomics");
+  const cl_int limit = 40;
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_int> in(geometry.global), histogram(16, 0), counter(1, 0);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<cl_int>(i * 13 % 97);
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, in.size() * 4, in.data());
+    Mem counterMem = buffer(CL_MEM_COPY_HOST_PTR, 4, counter.data());
+    Mem histogramMem = buffer(CL_MEM_COPY_HOST_PTR, 16 * 4, histogram.data());
+    setArgs(k, inMem.get(), counterMem.get(), histogramMem.get(), limit);
+    run(k, geometry);
+    cl_int expectedCount = 0;
+    std::vector<cl_int> expected(16, 0);
+    for (cl_int v : in)
+      if (v > limit) {
+        ++expectedCount;
+        expected[v % 16] += v;
+      }
+    EXPECT_EQ(expectedCount, read<cl_int>(counterMem, 1)[0]) << where(geometry, 0);
+    EXPECT_EQ(expected, read<cl_int>(histogramMem, 16)) << where(geometry, 0);
+  }
+}
+
+TEST_P(VectorizationTest, VectorTypesPerWorkItem) {
+  Kernel k = kernel(program_, "vector_types");
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_float> in(4 * geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>(i % 23) - 5.0f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size());
+    for (size_t g = 0; g < geometry.global; ++g)
+      for (size_t c = 0; c < 4; ++c) {
+        float v = in[4 * g + (g % 3 == 0 ? 3 - c : c)];
+        ASSERT_EQ(v * static_cast<float>(g) + static_cast<float>(c + 1), result[4 * g + c]) << where(geometry, g);
+      }
+  }
+}
+
+TEST_P(VectorizationTest, UniformLoadsInDivergentCode) {
+  Kernel k = kernel(program_, "uniform_loads");
+  const std::vector<cl_int> table = {5, -9, 3, 11};
+  Mem tableMem = buffer(CL_MEM_COPY_HOST_PTR, table.size() * 4, const_cast<cl_int *>(table.data()));
+  for (const Geometry &geometry : kGeometries) {
+    cl_int n = static_cast<cl_int>(geometry.global), index = 3;
+    Mem outMem = buffer(CL_MEM_READ_WRITE, n * 4);
+    setArgs(k, tableMem.get(), outMem.get(), index, n);
+    run(k, geometry);
+    std::vector<cl_int> result = read<cl_int>(outMem, n);
+    for (cl_int g = 0; g < n; ++g)
+      ASSERT_EQ(g * 2 < n ? table[0] + table[index] * g : table[1], result[g]) << where(geometry, g);
+  }
+}
+
+TEST_P(VectorizationTest, PointerInductionVariables) {
+  Kernel k = kernel(program_, "pointer_walk");
+  const cl_int steps = 5;
+  for (const Geometry &geometry : kGeometries) {
+    cl_int stride = static_cast<cl_int>(geometry.global);
+    std::vector<cl_int> in(geometry.global * steps);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<cl_int>(i % 1000);
+    std::vector<cl_int> result = runOnBuffer(k, geometry, in, geometry.global, steps, stride);
+    for (size_t g = 0; g < geometry.global; ++g) {
+      cl_int sum = 0;
+      for (cl_int j = 0; j < steps; ++j)
+        sum += in[g + j * stride] * (j + 1);
+      ASSERT_EQ(sum, result[g]) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, MathWithRareSlowPathsInSomeLanes) {
+  Kernel k = kernel(program_, "rare_slow_paths");
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_float> in(geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = i % 31 == 6   ? 1.0e30f * static_cast<float>(i % 5 + 1) // sin's long argument reduction
+              : i % 29 == 3 ? -static_cast<float>(i % 50)             // exp, not log
+                            : static_cast<float>(i) * 0.37f + 0.01f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size());
+    for (size_t g = 0; g < in.size(); ++g) {
+      double x = in[g];
+      double expected = std::sin(x) + (x > 0.0 ? std::log(x) : std::exp(x));
+      ASSERT_NEAR(expected, result[g], 1e-5 * (1.0 + std::fabs(expected))) << where(geometry, g) << " x " << x;
+    }
+  }
+}
+
+TEST_P(VectorizationTest, BothSidesOfABranchWhenOnlyOneSideHasLanes) {
+  Kernel k = kernel(program_, "two_sided");
+  auto side = [](double y, const double(&constants)[12]) {
+    for (int step = 0; step < 6; ++step)
+      y = std::sqrt(y * y + constants[2 * step]) + constants[2 * step + 1];
+    return y;
+  };
+  const double positive[12] = {1, -2, 3, -4, 5, -6, 7, -8, 9, -1, 2, -3};
+  const double negative[12] = {2, 1, 4, 3, 6, 5, 8, 7, 1, 9, 3, 2};
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_float> in(geometry.global);
+    // Runs of 16 work-items on one side (whole vectors of lanes that take
+    // one side only), and single ones on the other side among them.
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] =
+          ((i / 16) % 3 == 1) != (i % 29 == 3) ? -static_cast<float>(i % 7) : static_cast<float>(i % 13) * 0.5f + 0.25f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size());
+    for (size_t g = 0; g < in.size(); ++g) {
+      double expected = in[g] > 0.0f ? side(in[g], positive) : side(in[g], negative);
+      ASSERT_NEAR(expected, result[g], 1e-4 * (1.0 + std::fabs(expected))) << where(geometry, g);
+    }
+  }
+}
+
+CLTEST_INSTANTIATE(VectorizationTest);
+
+} // namespace
