@@ -123,6 +123,29 @@ __kernel void two_sided(__global const float *in, __global float *out) {
   out[g] = y;
 }
 
+__kernel void divergent_loops(__global const int *in, __global int *out, __global float *x_out) {
+  int g = get_global_id(0);
+  int v = in[g];
+  // A trip count per work-item, a branch inside, values used after the loop.
+  int s = 0, k;
+  for (k = 0; k < v % 23; ++k) {
+    if (k & 1)
+      s += k * v;
+    else
+      s -= k;
+  }
+  // A data-dependent exit at the bottom.
+  float x = (float)(v % 7) + 0.5f;
+  int steps = 0;
+  do {
+    x = x * 1.5f - 0.25f;
+    ++steps;
+  } while (x < 100.0f && steps < 40);
+  out[2 * g] = s + k;
+  out[2 * g + 1] = steps;
+  x_out[g] = x;
+}
+
 __kernel void rare_slow_paths(__global const float *in, __global float *out) {
   int g = get_global_id(0);
   float x = in[g];
@@ -338,6 +361,36 @@ TEST_P(VectorizationTest, PointerInductionVariables) {
       for (cl_int j = 0; j < steps; ++j)
         sum += in[g + j * stride] * (j + 1);
       ASSERT_EQ(sum, result[g]) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, LoopsWhoseExitDiffersBetweenWorkItems) {
+  Kernel k = kernel(program_, "divergent_loops");
+  for (const Geometry &geometry : kGeometries) {
+    std::vector<cl_int> in(geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<cl_int>(i * 31 % 211);
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, in.size() * 4, in.data());
+    Mem outMem = buffer(CL_MEM_READ_WRITE, 2 * in.size() * 4);
+    Mem xMem = buffer(CL_MEM_READ_WRITE, in.size() * 4);
+    setArgs(k, inMem.get(), outMem.get(), xMem.get());
+    run(k, geometry);
+    std::vector<cl_int> out = read<cl_int>(outMem, 2 * in.size());
+    std::vector<cl_float> xs = read<cl_float>(xMem, in.size());
+    for (size_t g = 0; g < in.size(); ++g) {
+      cl_int v = in[g], s = 0, j = 0;
+      for (; j < v % 23; ++j)
+        s += (j & 1) ? j * v : -j;
+      float x = static_cast<float>(v % 7) + 0.5f;
+      cl_int steps = 0;
+      do {
+        x = x * 1.5f - 0.25f; // exact in float: halves and quarters of small numbers
+        ++steps;
+      } while (x < 100.0f && steps < 40);
+      ASSERT_EQ(s + j, out[2 * g]) << where(geometry, g);
+      ASSERT_EQ(steps, out[2 * g + 1]) << where(geometry, g);
+      ASSERT_EQ(x, xs[g]) << where(geometry, g);
     }
   }
 }

@@ -161,6 +161,49 @@ CHECK: "polymux-vector-width"="32"
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, LoopsWithDivergentExitsRunWhileAnyLaneStays) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global int *p) {
+  int i = get_global_id(0), s = 0;
+  for (int k = 0; k < i; ++k)
+    s += k;
+  p[i] = s;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[HEADER:[a-z0-9.]+]]:
+; the lanes still looping, and each lane's sum as it was when it left
+CHECK-DAG: %lanes.active = phi <8 x i1> [ splat (i1 true), {{.*}} ], [ {{.*}}, %{{.*}} ]
+CHECK-DAG: .kept = phi <8 x i32>
+CHECK: .exit.test:
+CHECK: select <8 x i1> {{.*}}, <8 x i32>
+CHECK: [[ANY:%.*]] = call i1 @llvm.vector.reduce.or.v8i1(
+CHECK: br i1 [[ANY]]
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, LoopsInsideDivergentCodeRunForTheLanesThatReachThem) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global int *p, int n) {
+  int i = get_global_id(0), s = 0;
+  if (i < n)
+    for (int k = 0; k < n; ++k)
+      s += p[k];
+  p[i] = s;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+; entered with the lanes for which i < n
+CHECK: [[MASK:%.*]] = icmp sgt <8 x i32>
+CHECK: %lanes.active = phi <8 x i1> [ [[MASK]], {{.*}} ]
+CHECK: call i1 @llvm.vector.reduce.or.v8i1(
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, KernelsItCannotVectoriseKeepTheScalarForm) {
   llvm::LLVMContext context;
   std::string module = vectorize(context, R"(
@@ -169,16 +212,17 @@ __kernel void barrier_kernel(__global int *p, __local int *l) {
   barrier(CLK_LOCAL_MEM_FENCE);
   p[get_global_id(0)] = l[0];
 }
-__kernel void divergent_loop(__global int *p) {
+__kernel void nested_divergent_loops(__global int *p) {
   int i = get_global_id(0), s = 0;
   for (int k = 0; k < i; ++k)
-    s += k;
+    for (int j = 0; j < k; ++j)
+      s += j;
   p[i] = s;
 }
 __kernel void same_for_all(__global int *p) { p[0] = 1; }
 )");
   EXPECT_EQ(module.find("polymux-vector-form"), std::string::npos) << module;
-  EXPECT_NE(module.find("@__polymux_work_item_divergent_loop("), std::string::npos);
+  EXPECT_NE(module.find("@__polymux_work_item_nested_divergent_loops("), std::string::npos);
 }
 
 TEST(Vectorizer, EntryRunsFullVectorsThenTheScalarRest) {

@@ -22,10 +22,26 @@
 namespace compiler {
 namespace {
 
+/// A loop whose exit differs between lanes: it runs while any lane is
+/// still in it, each lane masked off once it has left.
+struct DivergentLoop {
+  llvm::BasicBlock *preheader;
+  llvm::BasicBlock *exiting;                       ///< its only exiting block: the header or the latch
+  llvm::BasicBlock *exit;                          ///< its only exit block
+  llvm::SmallVector<llvm::BasicBlock *, 8> blocks; ///< header first, latch last
+};
+
 struct DivergentRegion {
-  llvm::BasicBlock *head;                          ///< the divergent branch's block
-  llvm::BasicBlock *join;                          ///< its immediate post-dominator
-  llvm::SmallVector<llvm::BasicBlock *, 8> blocks; ///< between them, in chain order
+  llvm::BasicBlock *head; ///< the divergent branch's block
+  llvm::BasicBlock *join; ///< its immediate post-dominator
+  /// Between them, in chain order; a loop inside stands there as its header.
+  llvm::SmallVector<llvm::BasicBlock *, 8> blocks;
+  llvm::SmallVector<DivergentLoop, 1> loops; ///< the loops inside, run as divergent loops
+};
+
+struct DivergentCode {
+  llvm::SmallVector<DivergentRegion, 4> regions;
+  llvm::SmallVector<DivergentLoop, 2> loops;
 };
 
 llvm::Error unsupported(const llvm::Twine &reason) {
@@ -38,63 +54,75 @@ public:
       : function_(function), uniformity_(uniformity), context_(function.getContext()) {}
 
   llvm::Expected<BlockMasks> run() {
-    // Phis at joins of divergent branches are varying, which may make more
-    // branches divergent: find the regions until nothing changes.
-    llvm::SmallVector<DivergentRegion, 4> regions;
+    // Phis at joins of divergent branches (and in divergent loops' bodies)
+    // are varying, which may make more branches divergent: look again
+    // until nothing changes.
+    DivergentCode code;
     for (;;) {
-      llvm::Expected<llvm::SmallVector<DivergentRegion, 4>> found = findRegions();
+      llvm::Expected<DivergentCode> found = findDivergentCode();
       if (!found)
         return found.takeError();
       bool changed = false;
-      for (const DivergentRegion &region : *found) {
-        auto markPhis = [&](llvm::BasicBlock *block) {
-          for (llvm::PHINode &phi : block->phis())
-            if (!uniformity_.isVarying(&phi)) {
-              uniformity_.markVarying(&phi);
-              changed = true;
-            }
-        };
+      auto markPhis = [&](llvm::BasicBlock *block) {
+        for (llvm::PHINode &phi : block->phis())
+          if (!uniformity_.isVarying(&phi)) {
+            uniformity_.markVarying(&phi);
+            changed = true;
+          }
+      };
+      for (const DivergentRegion &region : found->regions) {
         for (llvm::BasicBlock *block : region.blocks)
           markPhis(block);
         markPhis(region.join);
       }
+      for (const DivergentLoop &loop : found->loops)
+        for (llvm::BasicBlock *block : llvm::drop_begin(loop.blocks))
+          markPhis(block);
       if (!changed) {
-        regions = std::move(*found);
+        code = std::move(*found);
         break;
       }
     }
-    for (DivergentRegion &region : regions)
+    for (DivergentRegion &region : code.regions)
       linearize(region);
+    for (DivergentLoop &loop : code.loops)
+      linearize(loop);
     uniformity_.recompute();
     return std::move(masks_);
   }
 
 private:
-  llvm::Expected<llvm::SmallVector<DivergentRegion, 4>> findRegions() {
+  llvm::Expected<DivergentCode> findDivergentCode() {
     llvm::DominatorTree dominators(function_);
     llvm::PostDominatorTree postDominators(function_);
     llvm::LoopInfo loops(dominators);
-    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-      llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
-      loop->getExitingBlocks(exiting);
-      for (llvm::BasicBlock *block : exiting)
-        if (uniformity_.isDivergent(block->getTerminator()))
-          return unsupported("a loop's exit differs between work-items");
-    }
     llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
     llvm::DenseMap<llvm::BasicBlock *, unsigned> position;
     for (llvm::BasicBlock *block : order)
       position[block] = position.size();
 
-    llvm::SmallVector<DivergentRegion, 4> regions;
+    DivergentCode code;
+    // Branches inside loops that run masked are linearised with the loop.
     llvm::SmallPtrSet<llvm::BasicBlock *, 32> covered;
+    llvm::SmallVector<llvm::Loop *, 4> divergentLoops;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+      loop->getExitingBlocks(exiting);
+      if (llvm::none_of(exiting,
+                        [&](llvm::BasicBlock *block) { return uniformity_.isDivergent(block->getTerminator()); }))
+        continue;
+      covered.insert(loop->block_begin(), loop->block_end());
+      divergentLoops.push_back(loop);
+    }
+    llvm::SmallPtrSet<llvm::BasicBlock *, 32> inRegions;
+    llvm::SmallVector<DivergentRegion, 4> &regions = code.regions;
     for (llvm::BasicBlock *head : order) {
       if (covered.contains(head) || !uniformity_.isDivergent(head->getTerminator()))
         continue;
       llvm::DomTreeNode *node = postDominators.getNode(head);
       if (!node || !node->getIDom() || !node->getIDom()->getBlock())
         return unsupported("a divergent branch has no join");
-      DivergentRegion region{head, node->getIDom()->getBlock(), {}};
+      DivergentRegion region{head, node->getIDom()->getBlock(), {}, {}};
       llvm::SmallSetVector<llvm::BasicBlock *, 16> inside;
       llvm::SmallVector<llvm::BasicBlock *, 16> worklist(llvm::successors(head));
       while (!worklist.empty()) {
@@ -105,23 +133,128 @@ private:
           return unsupported("divergent control flow loops back to its branch");
         llvm::append_range(worklist, llvm::successors(block));
       }
+      // Each block stands for itself, or for the loop inside it belongs to.
+      llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> standsFor;
       for (llvm::BasicBlock *block : inside) {
-        if (loops.isLoopHeader(block))
-          return unsupported("a loop inside divergent control flow");
         for (llvm::BasicBlock *predecessor : llvm::predecessors(block))
           if (predecessor != head && !inside.contains(predecessor))
             return unsupported("divergent control flow entered from outside its branch");
-        for (llvm::BasicBlock *successor : llvm::successors(block))
-          if (successor != region.join && position[successor] <= position[block])
-            return unsupported("irreducible divergent control flow");
+        llvm::Loop *loop = loops.getLoopFor(block);
+        while (loop && loop->getParentLoop() && inside.contains(loop->getParentLoop()->getHeader()))
+          loop = loop->getParentLoop();
+        if (!loop || !inside.contains(loop->getHeader())) {
+          standsFor[block] = block;
+          continue;
+        }
+        standsFor[block] = loop->getHeader();
+        if (block != loop->getHeader())
+          continue;
+        llvm::Expected<DivergentLoop> divergent = describeDivergentLoop(*loop, position);
+        if (!divergent)
+          return divergent.takeError();
+        if (divergent->exit != region.join && !inside.contains(divergent->exit))
+          return unsupported("a loop leaves divergent control flow");
+        region.loops.push_back(std::move(*divergent));
       }
-      region.blocks.assign(inside.begin(), inside.end());
-      llvm::sort(region.blocks, [&](llvm::BasicBlock *a, llvm::BasicBlock *b) { return position[a] < position[b]; });
+      llvm::Expected<llvm::SmallVector<llvm::BasicBlock *, 8>> chain = chainOrder(inside, standsFor, region, position);
+      if (!chain)
+        return chain.takeError();
+      region.blocks = std::move(*chain);
       covered.insert(head);
       covered.insert(inside.begin(), inside.end());
+      inRegions.insert(inside.begin(), inside.end());
       regions.push_back(std::move(region));
     }
-    return regions;
+    for (llvm::Loop *loop : divergentLoops) {
+      if (inRegions.contains(loop->getHeader()))
+        continue; // runs as part of its region
+      llvm::Expected<DivergentLoop> divergent = describeDivergentLoop(*loop, position);
+      if (!divergent)
+        return divergent.takeError();
+      code.loops.push_back(std::move(*divergent));
+    }
+    return code;
+  }
+
+  /// The order in which a region's blocks run: a topological order of its
+  /// blocks with each loop inside collapsed into its header (the loop's
+  /// exit block follows the loop), earliest in reverse post-order first.
+  llvm::Expected<llvm::SmallVector<llvm::BasicBlock *, 8>>
+  chainOrder(const llvm::SmallSetVector<llvm::BasicBlock *, 16> &inside,
+             const llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> &node, const DivergentRegion &region,
+             const llvm::DenseMap<llvm::BasicBlock *, unsigned> &position) {
+    llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>> successors;
+    llvm::DenseMap<llvm::BasicBlock *, unsigned> incoming;
+    llvm::SmallSetVector<llvm::BasicBlock *, 16> nodes;
+    for (llvm::BasicBlock *block : inside)
+      nodes.insert(node.lookup(block));
+    auto addEdge = [&](llvm::BasicBlock *from, llvm::BasicBlock *to) {
+      if (!inside.contains(to))
+        return;
+      llvm::BasicBlock *target = node.lookup(to);
+      if (target == from)
+        return;
+      successors[from].push_back(target);
+      ++incoming[target];
+    };
+    auto isLoop = [&](llvm::BasicBlock *block) {
+      return llvm::any_of(region.loops, [&](const DivergentLoop &loop) { return loop.blocks.front() == block; });
+    };
+    for (llvm::BasicBlock *block : inside)
+      if (node.lookup(block) == block && !isLoop(block))
+        for (llvm::BasicBlock *successor : llvm::successors(block))
+          addEdge(block, successor);
+    for (const DivergentLoop &loop : region.loops)
+      addEdge(loop.blocks.front(), loop.exit);
+    llvm::SmallVector<llvm::BasicBlock *, 8> order;
+    llvm::SmallPtrSet<llvm::BasicBlock *, 16> placed;
+    while (order.size() < nodes.size()) {
+      llvm::BasicBlock *next = nullptr;
+      for (llvm::BasicBlock *candidate : nodes)
+        if (!placed.contains(candidate) && incoming.lookup(candidate) == 0 &&
+            (!next || position.lookup(candidate) < position.lookup(next)))
+          next = candidate;
+      if (!next)
+        return unsupported("irreducible divergent control flow");
+      order.push_back(next);
+      placed.insert(next);
+      for (llvm::BasicBlock *successor : successors.lookup(next))
+        --incoming[successor];
+    }
+    return order;
+  }
+
+  /// Checks that `loop`, whose exit is divergent, has the shape the
+  /// linearisation handles: no inner loop, not inside another divergent
+  /// loop, one exiting block (the header or the latch) and one exit block,
+  /// reducible.
+  llvm::Expected<DivergentLoop> describeDivergentLoop(llvm::Loop &loop,
+                                                      const llvm::DenseMap<llvm::BasicBlock *, unsigned> &position) {
+    if (!loop.getSubLoops().empty())
+      return unsupported("a loop inside a loop whose exit differs between work-items");
+    for (llvm::Loop *parent = loop.getParentLoop(); parent; parent = parent->getParentLoop()) {
+      llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+      parent->getExitingBlocks(exiting);
+      for (llvm::BasicBlock *block : exiting)
+        if (uniformity_.isDivergent(block->getTerminator()))
+          return unsupported("a loop inside a loop whose exit differs between work-items");
+    }
+    llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
+    llvm::BasicBlock *exiting = loop.getExitingBlock(), *exit = loop.getUniqueExitBlock();
+    if (!loop.getLoopPreheader() || !latch || !exiting || !exit || (exiting != header && exiting != latch) ||
+        exit->getSinglePredecessor() != exiting)
+      return unsupported("a loop whose exit differs between work-items has more than one exit");
+    DivergentLoop result{loop.getLoopPreheader(), exiting, exit, {}};
+    result.blocks.assign(loop.block_begin(), loop.block_end());
+    llvm::sort(result.blocks,
+               [&](llvm::BasicBlock *a, llvm::BasicBlock *b) { return position.lookup(a) < position.lookup(b); });
+    if (result.blocks.front() != header || result.blocks.back() != latch)
+      return unsupported("irreducible divergent loop");
+    for (llvm::BasicBlock *block : result.blocks)
+      for (llvm::BasicBlock *successor : llvm::successors(block))
+        if (loop.contains(successor) && successor != header && position.lookup(successor) <= position.lookup(block))
+          return unsupported("irreducible divergent loop");
+    return result;
   }
 
   llvm::Value *maskOf(llvm::BasicBlock *block) const {
@@ -185,8 +318,25 @@ private:
   void linearize(const DivergentRegion &region) {
     llvm::SmallPtrSet<llvm::BasicBlock *, 16> inRegion(region.blocks.begin(), region.blocks.end());
     inRegion.insert(region.head);
+    // Each loop inside runs for the lanes that reach it, and all of them
+    // leave it through its exit test.
+    llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> loopTests; ///< header -> exit test
+    auto loopAt = [&](llvm::BasicBlock *block) -> const DivergentLoop * {
+      for (const DivergentLoop &loop : region.loops)
+        if (loop.blocks.front() == block)
+          return &loop;
+      return nullptr;
+    };
     // Every edge mask is needed before the terminators change.
     for (llvm::BasicBlock *block : region.blocks) {
+      if (const DivergentLoop *loop = loopAt(block)) {
+        llvm::Value *entry = maskOf(loop->preheader);
+        llvm::BasicBlock *test = linearize(*loop);
+        edgeMasks_[{test, loop->exit}] = entry;
+        loopTests[block] = test;
+        inRegion.insert(test);
+        continue;
+      }
       llvm::SmallSetVector<llvm::BasicBlock *, 4> predecessors(llvm::pred_begin(block), llvm::pred_end(block));
       llvm::IRBuilder<> builder(block, block->getFirstInsertionPt());
       llvm::Value *mask = nullptr;
@@ -218,16 +368,104 @@ private:
                                 /*DeletePHIIfEmpty=*/false);
       phi.addIncoming(value, blend);
     }
-    // The chain: head, blocks..., blend, join.
+    // The chain: head, blocks..., blend, join; a loop is entered at its
+    // header and left from its exit test.
     llvm::BasicBlock *previous = region.head;
+    llvm::SmallPtrSet<llvm::BasicBlock *, 4> tests;
     auto chainTo = [&](llvm::BasicBlock *next) {
-      previous->getTerminator()->eraseFromParent();
-      llvm::BranchInst::Create(next, previous);
+      if (tests.contains(previous)) {
+        llvm::cast<llvm::BranchInst>(previous->getTerminator())->setSuccessor(1, next);
+      } else {
+        previous->getTerminator()->eraseFromParent();
+        llvm::BranchInst::Create(next, previous);
+      }
+      if (const DivergentLoop *loop = loopAt(next)) {
+        next->replacePhiUsesWith(loop->preheader, previous);
+        previous = loopTests.lookup(next);
+        tests.insert(previous);
+        return;
+      }
       previous = next;
     };
     for (llvm::BasicBlock *block : region.blocks)
       chainTo(block);
     chainTo(blend);
+  }
+
+  /// Runs the loop while any lane is in it: `active` (a header phi) holds
+  /// the lanes still looping, the body is one masked chain from the header
+  /// to the latch, and each value used after the loop is kept per lane as
+  /// it was when the lane left.
+  llvm::BasicBlock *linearize(const DivergentLoop &loop) {
+    llvm::BasicBlock *header = loop.blocks.front(), *latch = loop.blocks.back();
+    llvm::BasicBlock *preheader = loop.preheader;
+    llvm::SmallPtrSet<llvm::BasicBlock *, 16> inLoop(loop.blocks.begin(), loop.blocks.end());
+    llvm::IRBuilder<> builder(header, header->begin());
+    llvm::PHINode *active = builder.CreatePHI(builder.getInt1Ty(), 2, "lanes.active");
+    active->addIncoming(maskOf(preheader), preheader);
+    masks_[header] = active;
+    for (llvm::BasicBlock *block : llvm::drop_begin(loop.blocks)) {
+      llvm::SmallSetVector<llvm::BasicBlock *, 4> predecessors(llvm::pred_begin(block), llvm::pred_end(block));
+      llvm::IRBuilder<> blockBuilder(block, block->getFirstInsertionPt());
+      llvm::Value *mask = nullptr;
+      for (llvm::BasicBlock *predecessor : predecessors) {
+        llvm::Value *edge = edgeMask(predecessor, block);
+        mask = mask ? blockBuilder.CreateOr(mask, edge, block->getName() + ".mask") : edge;
+      }
+      masks_[block] = mask;
+      llvm::Instruction *position = &*blockBuilder.GetInsertPoint();
+      for (llvm::PHINode &phi : llvm::make_early_inc_range(block->phis())) {
+        phi.replaceAllUsesWith(selectIncoming(phi, predecessors.getArrayRef(), position));
+        phi.eraseFromParent();
+      }
+    }
+    // The lanes that leave in this iteration, and those that go on.
+    llvm::Value *leaving = edgeMask(loop.exiting, loop.exit);
+    llvm::BasicBlock *next = loop.exiting == latch ? header : loop.blocks[1];
+    llvm::Value *staying = edgeMask(loop.exiting, next);
+    llvm::Value *activeNext = loop.exiting == latch ? staying : maskOf(latch);
+    // The exit test gets a block of its own, which every lane runs (the
+    // widener may skip a masked block, but lanes that left earlier still
+    // need their kept values).
+    llvm::BasicBlock *test =
+        loop.exiting->splitBasicBlock(loop.exiting->getTerminator(), loop.exiting->getName() + ".exit.test");
+    llvm::BasicBlock *backEdge = loop.exiting == latch ? test : latch;
+    active->addIncoming(activeNext, backEdge);
+    // Values used after the loop: each lane's value when it left.
+    llvm::IRBuilder<> testBuilder(test->getTerminator());
+    for (llvm::BasicBlock *block : loop.blocks)
+      for (llvm::Instruction &value : *block) {
+        if (&value == active || value.getType()->isVoidTy() || value.getType()->isTokenTy())
+          continue;
+        bool usedOutside = llvm::any_of(value.users(), [&](llvm::User *user) {
+          llvm::BasicBlock *where = llvm::cast<llvm::Instruction>(user)->getParent();
+          return where != test && !inLoop.contains(where);
+        });
+        if (!usedOutside)
+          continue;
+        llvm::PHINode *kept = llvm::PHINode::Create(value.getType(), 2, value.getName() + ".kept");
+        kept->insertBefore(header->getFirstNonPHIIt());
+        kept->addIncoming(llvm::Constant::getNullValue(value.getType()), preheader);
+        llvm::Value *keptNext = testBuilder.CreateSelect(leaving, &value, kept, value.getName() + ".left");
+        kept->addIncoming(keptNext, backEdge);
+        value.replaceUsesWithIf(keptNext, [&](llvm::Use &use) {
+          llvm::BasicBlock *where = llvm::cast<llvm::Instruction>(use.getUser())->getParent();
+          return use.getUser() != keptNext && where != test && !inLoop.contains(where);
+        });
+      }
+    // The chain header, ..., latch; the exit test loops while any lane
+    // stays.
+    llvm::Value *any = testBuilder.CreateCall(anyLaneFunction(*function_.getParent()), {staying}, "any.staying");
+    llvm::BranchInst::Create(next, loop.exit, any, test->getTerminator()->getIterator());
+    test->getTerminator()->eraseFromParent();
+    for (auto [index, block] : llvm::enumerate(loop.blocks)) {
+      if (block == loop.exiting)
+        continue; // ends with the branch to its exit test
+      llvm::Instruction *terminator = block->getTerminator();
+      llvm::BranchInst::Create(block == latch ? header : loop.blocks[index + 1], terminator->getIterator());
+      terminator->eraseFromParent();
+    }
+    return test;
   }
 
   llvm::Function &function_;

@@ -18,6 +18,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
 namespace compiler {
@@ -71,8 +72,13 @@ unsigned widestVaryingFloatBits(llvm::Function &function, const WorkItemUniformi
 /// that carries a varying value from one iteration to the next is one chain
 /// of dependent operations per register, so several registers' worth of
 /// work-items give the core independent chains to overlap (as a loop
-/// vectoriser's interleaving would).
+/// vectoriser's interleaving would). `function` is linearised already.
 unsigned registersPerValue(llvm::Function &function, const WorkItemUniformity &uniformity) {
+  // Not for loops whose exit differs between lanes: more lanes, more of
+  // them idle until the last one leaves.
+  if (llvm::any_of(llvm::instructions(function),
+                   [](llvm::Instruction &instruction) { return isAnyLaneCall(&instruction); }))
+    return 1;
   llvm::DominatorTree dominators(function);
   llvm::LoopInfo loops(dominators);
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
@@ -140,6 +146,7 @@ llvm::Function *prepareCopy(llvm::Function &workItem, llvm::FunctionAnalysisMana
   passes.addPass(llvm::InstCombinePass());
   passes.addPass(llvm::SimplifyCFGPass());
   passes.addPass(llvm::UnifyFunctionExitNodesPass());
+  passes.addPass(llvm::LoopSimplifyPass());
   passes.run(*copy, analyses);
   return copy;
 }
@@ -200,6 +207,8 @@ llvm::PreservedAnalyses VectorizeWorkItemsPass::run(llvm::Module &module, llvm::
   bool changed = false;
   for (llvm::Function *workItem : workItemFunctions(module))
     changed |= vectorize(*workItem, vectorBits, functionAnalyses);
+  if (llvm::Function *marker = anyLaneFunction(module); marker->use_empty())
+    marker->eraseFromParent();
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 

@@ -97,6 +97,8 @@ private:
     if (!mask || block.sizeWithoutDebug() < kMinSkippedInstructions)
       return nullptr;
     auto *definition = llvm::dyn_cast<llvm::Instruction>(mask);
+    if (llvm::isa_and_nonnull<llvm::PHINode>(definition))
+      return nullptr; // a divergent loop's header: some lane runs it
     llvm::Instruction *first =
         definition && definition->getParent() == &block ? definition->getNextNode() : &*block.getFirstNonPHIIt();
     return first->isTerminator() ? nullptr : first;
@@ -231,6 +233,11 @@ private:
       skip_->visited.push_back(&instruction);
     if (auto *phi = llvm::dyn_cast<llvm::PHINode>(&instruction)) {
       visitPhi(*phi);
+      return llvm::Error::success();
+    }
+    if (isAnyLaneCall(&instruction)) {
+      llvm::Value *any = builder_.CreateOrReduce(packed(llvm::cast<llvm::CallInst>(instruction).getArgOperand(0)));
+      scalars_[&instruction] = any;
       return llvm::Error::success();
     }
     if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))

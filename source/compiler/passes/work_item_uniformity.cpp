@@ -13,9 +13,29 @@
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
 namespace compiler {
+
+namespace {
+constexpr const char *kAnyLaneName = "__polymux_any_lane";
+} // namespace
+
+llvm::Function *anyLaneFunction(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i1 = llvm::Type::getInt1Ty(context);
+  llvm::FunctionCallee callee = module.getOrInsertFunction(kAnyLaneName, llvm::FunctionType::get(i1, {i1}, false));
+  auto *function = llvm::cast<llvm::Function>(callee.getCallee());
+  function->setDoesNotAccessMemory();
+  function->setDoesNotThrow();
+  return function;
+}
+
+bool isAnyLaneCall(const llvm::Value *value) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kAnyLaneName;
+}
 
 WorkItemUniformity::WorkItemUniformity(llvm::Function &function, llvm::Value *laneId)
     : function_(function), laneId_(laneId) {
@@ -56,7 +76,7 @@ void WorkItemUniformity::propagate(llvm::SmallVectorImpl<llvm::Value *> &worklis
       auto *instruction = llvm::dyn_cast<llvm::Instruction>(user);
       // Stores and other void instructions have no result to spread to;
       // their varying operands are the widener's concern.
-      if (!instruction || instruction->getType()->isVoidTy())
+      if (!instruction || instruction->getType()->isVoidTy() || isAnyLaneCall(instruction))
         continue;
       if (varying_.insert(instruction).second)
         worklist.push_back(instruction);

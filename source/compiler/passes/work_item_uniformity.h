@@ -13,6 +13,12 @@
 
 namespace compiler {
 
+/// `i1 @__polymux_any_lane(i1)`: true in every lane when its operand is
+/// true in any active lane. The linearisation of divergent loops branches on
+/// it; the widener makes it a reduction. Its result is uniform.
+llvm::Function *anyLaneFunction(llvm::Module &module);
+bool isAnyLaneCall(const llvm::Value *value);
+
 class WorkItemUniformity {
 public:
   /// Analyses `function`, whose argument `laneId` is the local id that
