@@ -315,6 +315,27 @@ private:
     return value;
   }
 
+  /// Gives a block that is about to be chained its mask (the lanes that
+  /// come along any of its incoming edges) and makes its phis selects on
+  /// the edge masks.
+  void maskBlock(llvm::BasicBlock *block) {
+    llvm::SmallSetVector<llvm::BasicBlock *, 4> predecessors(llvm::pred_begin(block), llvm::pred_end(block));
+    llvm::IRBuilder<> builder(block, block->getFirstInsertionPt());
+    llvm::Value *mask = nullptr;
+    for (llvm::BasicBlock *predecessor : predecessors) {
+      llvm::Value *edge = edgeMask(predecessor, block);
+      mask = mask ? builder.CreateOr(mask, edge, block->getName() + ".mask") : edge;
+    }
+    masks_[block] = mask;
+    // After the mask, which the widener needs before any other instruction
+    // of the block.
+    llvm::Instruction *position = &*builder.GetInsertPoint();
+    for (llvm::PHINode &phi : llvm::make_early_inc_range(block->phis())) {
+      phi.replaceAllUsesWith(selectIncoming(phi, predecessors.getArrayRef(), position));
+      phi.eraseFromParent();
+    }
+  }
+
   void linearize(const DivergentRegion &region) {
     llvm::SmallPtrSet<llvm::BasicBlock *, 16> inRegion(region.blocks.begin(), region.blocks.end());
     inRegion.insert(region.head);
@@ -337,22 +358,7 @@ private:
         inRegion.insert(test);
         continue;
       }
-      llvm::SmallSetVector<llvm::BasicBlock *, 4> predecessors(llvm::pred_begin(block), llvm::pred_end(block));
-      llvm::IRBuilder<> builder(block, block->getFirstInsertionPt());
-      llvm::Value *mask = nullptr;
-      for (llvm::BasicBlock *predecessor : predecessors) {
-        llvm::Value *edge = edgeMask(predecessor, block);
-        mask = mask ? builder.CreateOr(mask, edge, block->getName() + ".mask") : edge;
-      }
-      masks_[block] = mask;
-      // After the mask, which the widener needs before any other
-      // instruction of the block.
-      llvm::Instruction *position = &*builder.GetInsertPoint();
-      for (llvm::PHINode &phi : llvm::make_early_inc_range(block->phis())) {
-        llvm::Value *value = selectIncoming(phi, predecessors.getArrayRef(), position);
-        phi.replaceAllUsesWith(value);
-        phi.eraseFromParent();
-      }
+      maskBlock(block);
     }
     // The join's phis are blended in a block of their own, which every lane
     // runs (the region's last block may be skipped when no lane runs it).
@@ -404,21 +410,8 @@ private:
     llvm::PHINode *active = builder.CreatePHI(builder.getInt1Ty(), 2, "lanes.active");
     active->addIncoming(maskOf(preheader), preheader);
     masks_[header] = active;
-    for (llvm::BasicBlock *block : llvm::drop_begin(loop.blocks)) {
-      llvm::SmallSetVector<llvm::BasicBlock *, 4> predecessors(llvm::pred_begin(block), llvm::pred_end(block));
-      llvm::IRBuilder<> blockBuilder(block, block->getFirstInsertionPt());
-      llvm::Value *mask = nullptr;
-      for (llvm::BasicBlock *predecessor : predecessors) {
-        llvm::Value *edge = edgeMask(predecessor, block);
-        mask = mask ? blockBuilder.CreateOr(mask, edge, block->getName() + ".mask") : edge;
-      }
-      masks_[block] = mask;
-      llvm::Instruction *position = &*blockBuilder.GetInsertPoint();
-      for (llvm::PHINode &phi : llvm::make_early_inc_range(block->phis())) {
-        phi.replaceAllUsesWith(selectIncoming(phi, predecessors.getArrayRef(), position));
-        phi.eraseFromParent();
-      }
-    }
+    for (llvm::BasicBlock *block : llvm::drop_begin(loop.blocks))
+      maskBlock(block);
     // The lanes that leave in this iteration, and those that go on.
     llvm::Value *leaving = edgeMask(loop.exiting, loop.exit);
     llvm::BasicBlock *next = loop.exiting == latch ? header : loop.blocks[1];
