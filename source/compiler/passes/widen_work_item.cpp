@@ -23,7 +23,7 @@ namespace {
 using Lanes = llvm::SmallVector<llvm::Value *, 16>;
 
 /// Masked blocks with fewer instructions run even when no lane is active:
-/// the branch would cost more than it saves.
+/// the branch would cost more than it saves (unless they may underflow).
 constexpr unsigned kMinSkippedInstructions = 12;
 
 bool isPackable(llvm::Type *type) { return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy(); }
@@ -94,7 +94,7 @@ private:
   /// one after the block's mask is known, or nullptr.
   llvm::Instruction *skipPoint(llvm::BasicBlock &block) const {
     llvm::Value *mask = masks_.lookup(&block);
-    if (!mask || block.sizeWithoutDebug() < kMinSkippedInstructions)
+    if (!mask || block.sizeWithoutDebug() < (mayUnderflow(block) ? 2 : kMinSkippedInstructions))
       return nullptr;
     auto *definition = llvm::dyn_cast<llvm::Instruction>(mask);
     if (llvm::isa_and_nonnull<llvm::PHINode>(definition))
@@ -102,6 +102,20 @@ private:
     llvm::Instruction *first =
         definition && definition->getParent() == &block ? definition->getNextNode() : &*block.getFirstNonPHIIt();
     return first->isTerminator() ? nullptr : first;
+  }
+
+  /// Whether `block` multiplies or divides floating-point values: in lanes
+  /// that do not run it, the operands are whatever they happen to be, and a
+  /// result that underflows costs the CPU a microcode assist (about a
+  /// hundred cycles), more than the branch that skips the block.
+  static bool mayUnderflow(const llvm::BasicBlock &block) {
+    return llvm::any_of(block, [](const llvm::Instruction &instruction) {
+      if (instruction.getOpcode() == llvm::Instruction::FMul || instruction.getOpcode() == llvm::Instruction::FDiv)
+        return true;
+      auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+      return intrinsic && (intrinsic->getIntrinsicID() == llvm::Intrinsic::fma ||
+                           intrinsic->getIntrinsicID() == llvm::Intrinsic::fmuladd);
+    });
   }
 
   struct Skip {
