@@ -184,7 +184,7 @@ bool vectorize(llvm::Function &workItem, unsigned vectorBits, llvm::FunctionAnal
   // Most of the work per lane would leave little to gain over the scalar
   // loop, which LLVM's loop vectoriser may still vectorise; code written
   // with vector types is SIMD code already, better run as it is than lane
-  // by lane.
+  // by lane. Invalid IR would be a vectoriser bug: the scalar form is right.
   if (result->vectorInstructions <= result->scalarizedInstructions || result->scalarizedVectorInstructions > 0 ||
       llvm::verifyFunction(*vector)) {
     vector->eraseFromParent();
