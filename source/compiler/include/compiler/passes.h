@@ -207,15 +207,17 @@ inline constexpr const char *kVectorWidthAttribute = "polymux-vector-width";
 /// The whole-function vectoriser across work-items: for each work-item
 /// function `f` that it can vectorise with profit, adds `f.vN`, the same
 /// function for N consecutive work-items of dimension 0 in SIMD lanes (N =
-/// `vectorBits` / the width of the kernel's widest floating-point type).
+/// `vectorBits` / the width of the kernel's widest varying floating-point
+/// type, times 4 for small loops that carry a varying value).
 /// KernelWrapperPass then runs full groups of N lanes through it and the
 /// rest of a work-group through `f`. Uniform values stay scalar
-/// (work_item_uniformity.h), divergent branches become masks
+/// (work_item_uniformity.h), divergent branches and loops become masks
 /// (linearize_divergence.h), memory accesses become vector, masked,
 /// gather/scatter or per-lane ones (widen_work_item.h). Kernels it leaves
 /// alone keep the scalar loops: kernels with barriers, group collectives or
-/// printf, kernels built with debug information, loops whose exit differs
-/// between lanes, and kernels where most work would run lane by lane.
+/// printf, kernels built with debug information, loops nested in a loop
+/// whose exit differs between lanes, and kernels where most work, or any
+/// work on vector types, would run lane by lane.
 struct VectorizeWorkItemsPass : llvm::PassInfoMixin<VectorizeWorkItemsPass> {
   explicit VectorizeWorkItemsPass(unsigned vectorBits) : vectorBits(vectorBits) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
