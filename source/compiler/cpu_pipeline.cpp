@@ -35,13 +35,6 @@ uint64_t staticAllocaBytes(const llvm::Function &function) {
   return bytes;
 }
 
-uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name) {
-  uint64_t value = 0;
-  if (function.hasFnAttribute(name))
-    function.getFnAttribute(name).getValueAsString().getAsInteger(10, value);
-  return value;
-}
-
 /// Bytes of the program-scope variables a program allocates: defined,
 /// writable globals that are not __local (clang leaves those undef).
 uint64_t programScopeVariableBytes(const llvm::Module &module) {

@@ -103,12 +103,6 @@ void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::A
   builder.CreateBr(x.latch);
 }
 
-uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name) {
-  uint64_t value = 0;
-  function.getFnAttribute(name).getValueAsString().getAsInteger(10, value);
-  return value;
-}
-
 /// The vector form VectorizeWorkItemsPass made of `workItem`, if any.
 llvm::Function *findVectorForm(llvm::Function &workItem) {
   if (!workItem.hasFnAttribute(kVectorFormAttribute))

@@ -49,6 +49,9 @@ inline constexpr const char *kUsesPrintfAttribute = "polymux-uses-printf";
 
 /// The work-item functions with a body in `module`, in module order.
 llvm::SmallVector<llvm::Function *, 8> workItemFunctions(llvm::Module &module);
+/// The value of `function`'s integer string attribute `name` (the
+/// attributes above), 0 when it has none.
+uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name);
 
 /// True for the OpenCL C work-group and sub-group barrier builtins
 /// (barrier, work_group_barrier, sub_group_barrier, with or without scope).
