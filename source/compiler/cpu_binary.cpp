@@ -34,6 +34,7 @@ std::vector<std::byte> encodeCpuBinary(const CpuBinary &binary, std::string_view
     writer.u64(kernel.privateMemSize);
     writer.u64(kernel.workItemStateSize);
     writer.u32(kernel.flags);
+    writer.u32(kernel.subGroupSize);
   }
   writer.u64(binary.globalVariableSize);
   writer.bytes(binary.printfTable);
@@ -60,6 +61,9 @@ llvm::Expected<CpuBinary> decodeCpuBinary(std::span<const std::byte> bytes, std:
     kernel.privateMemSize = reader.u64();
     kernel.workItemStateSize = reader.u64();
     kernel.flags = reader.u32();
+    kernel.subGroupSize = reader.u32();
+    if (kernel.subGroupSize == 0)
+      return invalid("kernel " + kernel.name + " has sub-groups of 0 work-items");
     binary.kernels.push_back(std::move(kernel));
   }
   binary.globalVariableSize = reader.u64();

@@ -19,13 +19,16 @@ mux::FpConfig ieeeFpConfig(bool correctlyRoundedDivideSqrt) {
 
 } // namespace
 
-void describeCpuPipelineCapabilities(mux::DeviceInfo &info) {
-  // One sub-group per work-group (the whole group), which trivially makes
-  // independent forward progress; the compiler lowers the sub-group builtins
-  // to work-group ones (LowerGroupBuiltinsPass).
-  info.subGroupSizes = {static_cast<uint32_t>(info.maxWorkGroupSize)};
-  info.maxNumSubGroups = 1;
-  info.subGroupIndependentForwardProgress = true;
+void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSize) {
+  // Sub-groups of `subGroupSize` consecutive work-items, whose builtins the
+  // compiler implements (LowerGroupBuiltinsPass). The sub-groups of a
+  // work-group run one after the other between barriers: one spinning on
+  // another would never finish, so there is no independent forward progress
+  // and sub-groups are the OpenCL 3.0 feature, not cl_khr_subgroups (which
+  // requires it).
+  info.subGroupSizes = {subGroupSize};
+  info.maxNumSubGroups = static_cast<uint32_t>((info.maxWorkGroupSize + subGroupSize - 1) / subGroupSize);
+  info.subGroupIndependentForwardProgress = false;
 
   info.singleFp = ieeeFpConfig(true);
   info.doubleFp = ieeeFpConfig(false);
@@ -35,15 +38,10 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info) {
   info.int64 = true;
   info.atomics64 = true;
   info.extensions = {
-      "cl_khr_byte_addressable_store",
-      "cl_khr_fp64",
-      "cl_khr_int64_base_atomics",
-      "cl_khr_int64_extended_atomics",
-      "cl_khr_global_int32_base_atomics",
-      "cl_khr_global_int32_extended_atomics",
-      "cl_khr_local_int32_base_atomics",
-      "cl_khr_local_int32_extended_atomics",
-      "cl_khr_subgroups",
+      "cl_khr_byte_addressable_store",    "cl_khr_fp64",
+      "cl_khr_int64_base_atomics",        "cl_khr_int64_extended_atomics",
+      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
   };
   info.openclCFeatures = {
       "__opencl_c_work_group_collective_functions",

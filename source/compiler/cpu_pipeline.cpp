@@ -114,7 +114,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
 }
 
 llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary,
-                               std::span<const std::byte> builtinLibrary, unsigned vectorBits) {
+                               std::span<const std::byte> builtinLibrary, const CpuLowering &lowering) {
   binary.globalVariableSize = programScopeVariableBytes(module);
   if (llvm::Error error = linkBuiltinLibrary(module, builtinLibrary))
     return error;
@@ -125,7 +125,10 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(LowerAtomicBuiltinsPass());
     passes.addPass(PrepareInliningPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-    passes.addPass(LowerGroupBuiltinsPass());
+    LowerGroupBuiltinsPass::Options groups;
+    groups.subGroupSize = lowering.subGroupSize;
+    groups.maxWorkGroupSize = lowering.maxWorkGroupSize;
+    passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerWorkItemBuiltinsPass());
     passes.addPass(LowerLocalVariablesPass());
     passes.addPass(LowerPrintfPass());
@@ -139,6 +142,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   for (const KernelInfo &kernel : kernels) {
     CpuKernelBinaryInfo info;
     info.name = kernel.name;
+    info.subGroupSize = lowering.subGroupSize;
     if (llvm::Function *workItem = module.getFunction(kWorkItemPrefix + kernel.name)) {
       info.privateMemSize = staticAllocaBytes(*workItem);
       info.localMemSize = integerAttribute(*workItem, kLocalMemSizeAttribute);
@@ -149,7 +153,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   }
   {
     llvm::ModulePassManager passes;
-    passes.addPass(VectorizeWorkItemsPass(vectorBits));
+    passes.addPass(VectorizeWorkItemsPass(lowering.vectorBits));
     passes.addPass(KernelWrapperPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);

@@ -19,7 +19,8 @@ std::string cpuIdentity(const CpuTargetConfig &config) {
                          identityHash(config.features) + " extensions " + identityHash(extensions) + " builtins " +
                          identityHash(llvm::StringRef(reinterpret_cast<const char *>(config.builtinLibrary.data()),
                                                       config.builtinLibrary.size()));
-  identity += " vector " + std::to_string(config.vectorBits);
+  identity += " vector " + std::to_string(config.vectorBits) + " sub-group " + std::to_string(config.subGroupSize) +
+              " work-group " + std::to_string(config.maxWorkGroupSize);
   if (!config.linkIdentity.empty())
     identity += " link " + identityHash(config.linkIdentity);
   return identity;
@@ -29,8 +30,11 @@ std::string cpuIdentity(const CpuTargetConfig &config) {
 llvm::Expected<std::vector<std::byte>> finalizeForCpu(const CpuTargetConfig &config, const CodegenConfig &codegen,
                                                       std::unique_ptr<llvm::Module> module, const ModuleData &data) {
   CpuBinary binary;
-  if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config.builtinLibrary,
-                                             data.optDisable ? 0 : config.vectorBits))
+  CpuLowering lowering;
+  lowering.vectorBits = data.optDisable ? 0 : config.vectorBits;
+  lowering.subGroupSize = config.subGroupSize;
+  lowering.maxWorkGroupSize = config.maxWorkGroupSize;
+  if (llvm::Error error = lowerKernelsForCpu(*module, data.kernels, binary, config.builtinLibrary, lowering))
     return error;
   auto machine = createTargetMachine(codegen, data.optDisable);
   if (!machine)

@@ -212,6 +212,46 @@ TEST_P(SubGroupTest, RepeatedWithLocalMemory) {
   }
 }
 
+// Sub-group barriers and collectives that only some sub-groups of a
+// work-group reach, followed by work-group barriers.
+TEST_P(SubGroupTest, BarriersAndCollectivesInCodeThatDiffersBetweenSubGroups) {
+  Program program = buildFor("long");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "divergent");
+  for (const Range &range : rangesFor(k)) {
+    Partition partition = subGroups(range);
+    ASSERT_FALSE(HasFailure());
+    const size_t n = range.count();
+    std::vector<cl_long> in = randomValues<cl_long>(n, n + 11, /*small=*/true);
+    Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_long), in.data());
+    Mem output = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_long));
+    setArgs(k, input.get(), output.get());
+    ASSERT_TRUE(run(k, range));
+    std::vector<cl_long> actual = read<cl_long>(output, n);
+
+    // The partition lists each work-group's sub-groups in order of id.
+    std::vector<Place> all = places(range);
+    std::vector<cl_long> joined(n);
+    size_t id = 0;
+    for (size_t i = 0; i < partition.size(); ++i) {
+      const auto &members = partition[i];
+      id = i > 0 && all[partition[i - 1].front()].workGroup == all[members.front()].workGroup ? id + 1 : 0;
+      cl_long sum = 0;
+      for (size_t g : members)
+        sum += in[g];
+      cl_long scan = 0;
+      for (size_t s = 0; s < members.size(); ++s) {
+        scan += in[members[s]];
+        joined[members[s]] = id % 2 == 0 ? in[members[members.size() - 1 - s]] + sum : scan * 3;
+      }
+    }
+    for (const auto &members : workGroups(range))
+      for (size_t l = 0; l < members.size(); ++l)
+        ASSERT_EQ(actual[members[l]], joined[members[members.size() - 1 - l]])
+            << range.describe() << " at local linear id " << l;
+  }
+}
+
 // clGetKernelSubGroupInfo and its KHR alias: answers and every error.
 TEST_P(SubGroupTest, KernelSubGroupInfo) {
   Program program = buildFor("int");

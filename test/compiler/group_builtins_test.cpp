@@ -1,7 +1,9 @@
 // LowerGroupBuiltinsPass: work-group and sub-group collectives become
-// scratch stores, two barriers and one sequential combine per call; the
-// sub-group queries become work-group facts; the scratch lands in the
-// kernel's __local area with a size that follows the widest type used.
+// scratch stores, two barriers and one sequential combine per call (by the
+// first work-item of the work-group or of the sub-group); the sub-group
+// queries become arithmetic on the local linear id and sizes; the scratch
+// lands in the kernel's __local area with a size that follows the widest
+// type used and the reductions' result slots.
 #include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
 
@@ -34,7 +36,9 @@ void lowerGroups(llvm::Module &module) {
   llvm::ModulePassManager passes;
   passes.addPass(PrepareInliningPass());
   passes.addPass(llvm::AlwaysInlinerPass(false));
-  passes.addPass(LowerGroupBuiltinsPass());
+  LowerGroupBuiltinsPass::Options options;
+  options.subGroupSize = 8;
+  passes.addPass(LowerGroupBuiltinsPass(options));
   runModulePasses(module, passes);
 }
 
@@ -90,7 +94,7 @@ CHECK: ret void
   EXPECT_EQ(module->getFunction("_Z20work_group_reduce_addl"), nullptr) << "unused declarations are removed";
 }
 
-TEST(GroupBuiltins, SubGroupQueriesAreWorkGroupFacts) {
+TEST(GroupBuiltins, SubGroupQueriesFollowTheLocalLinearId) {
   llvm::LLVMContext context;
   auto module = compileWithGroups(context, R"(
 __kernel void q(__global uint *out) {
@@ -107,15 +111,61 @@ __kernel void q(__global uint *out) {
   lowerGroups(*module);
   llvm::Function *kernel = module->getFunction("q");
   ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(countCalls(*kernel, "_Z14get_local_sizej"), 3u + 3u) << "sub-group size and the broadcast's bound";
-  EXPECT_EQ(countCalls(*kernel, "_Z23get_enqueued_local_sizej"), 3u);
-  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 2u);
+  EXPECT_EQ(countCalls(*kernel, "_Z14get_local_sizej"), 3u * 3u) << "sub-group size, count and the broadcast's group";
+  EXPECT_EQ(countCalls(*kernel, "_Z23get_enqueued_local_sizej"), 3u * 2u);
+  EXPECT_EQ(countCalls(*kernel, "_Z17sub_group_barrierj"), 2u);
+  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 0u);
   std::string result = runFileCheck(printModule(*module), R"(
 CHECK: @__polymux_group_scratch.q = internal unnamed_addr global [1025 x i32] undef
 CHECK-LABEL: define {{.*}}void @q(
-CHECK-DAG: store i32 1, ptr
-CHECK-DAG: store i32 0, ptr
-CHECK-NOT: call {{.*}}sub_group
+; get_sub_group_size: min(8, local size - first work-item of the sub-group)
+CHECK: [[ID:%[0-9a-z.]+]] = udiv i64 {{%[0-9a-z.]+}}, 8
+CHECK: [[FIRST:%[0-9a-z.]+]] = mul i64 [[ID]], 8
+CHECK: [[REST:%[0-9a-z.]+]] = sub i64 {{%[0-9a-z.]+}}, [[FIRST]]
+CHECK: call i64 @llvm.umin.i64(i64 8, i64 [[REST]])
+; get_max_sub_group_size: min(8, enqueued local size)
+CHECK: call i64 @llvm.umin.i64(i64 8,
+; get_num_sub_groups and get_enqueued_num_sub_groups round up
+CHECK: add i64 {{%[0-9a-z.]+}}, 7
+CHECK: udiv i64 {{%[0-9a-z.]+}}, 8
+CHECK: add i64 {{%[0-9a-z.]+}}, 7
+CHECK: udiv i64 {{%[0-9a-z.]+}}, 8
+; get_sub_group_id, get_sub_group_local_id
+CHECK: udiv i64 {{%[0-9a-z.]+}}, 8
+CHECK: urem i64 {{%[0-9a-z.]+}}, 8
+; the broadcast reads the sub-group's first slot + min(id, size - 1)
+CHECK: call void @_Z17sub_group_barrierj(i32 1)
+CHECK: [[LAST:%[0-9a-z.]+]] = sub i64 {{%[0-9a-z.]+}}, 1
+CHECK: [[CLAMPED:%[0-9a-z.]+]] = call i64 @llvm.umin.i64(i64 3, i64 [[LAST]])
+CHECK: add i64 {{%[0-9a-z.]+}}, [[CLAMPED]]
+CHECK-NOT: call {{.*}}@_Z{{[0-9]+}}{{(get_sub_group|get_max_sub|get_num_sub|get_enqueued_num_sub|sub_group_broadcast)}}
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(GroupBuiltins, SubGroupReductionsFoldTheirOwnSlotsIntoOwnResults) {
+  llvm::LLVMContext context;
+  auto module = compileWithGroups(context, R"(
+__kernel void r(__global int *p) { p[get_global_id(0)] = sub_group_reduce_add(p[get_global_id(0)]); }
+)");
+  ASSERT_TRUE(module);
+  lowerGroups(*module);
+  // 1024 work-items' slots, then one result slot per sub-group of 8.
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: @__polymux_group_scratch.r = internal unnamed_addr global [1152 x i32] undef
+CHECK-LABEL: define {{.*}}void @r(
+CHECK: [[LID:%[0-9a-z.]+]] = call i64 @_Z19get_local_linear_idv()
+CHECK: [[INDEX:%[0-9a-z.]+]] = udiv i64 [[LID]], 8
+CHECK: [[FIRST:%[0-9a-z.]+]] = mul i64 [[INDEX]], 8
+CHECK: [[RESULT:%[0-9a-z.]+]] = add i64 1024, [[INDEX]]
+CHECK: call void @_Z17sub_group_barrierj(i32 1)
+CHECK: icmp eq i64 [[LID]], [[FIRST]]
+CHECK: group.loop:
+CHECK: group.combined:
+CHECK: getelementptr inbounds i32, ptr @__polymux_group_scratch.r, i64 [[RESULT]]
+CHECK: call void @_Z17sub_group_barrierj(i32 1)
+CHECK: getelementptr inbounds i32, ptr @__polymux_group_scratch.r, i64 [[RESULT]]
 CHECK: ret void
 )");
   EXPECT_TRUE(result.empty()) << result;

@@ -70,8 +70,10 @@ void checkVectorAdd(const char *options) {
   EXPECT_EQ(launcher.kernel->name(), "vadd");
   EXPECT_EQ(launcher.kernel->maxWorkGroupSize(), 1024u);
   EXPECT_GE(launcher.kernel->preferredWorkGroupSizeMultiple(), 4u);
-  // A sub-group is the whole work-group on the host.
-  EXPECT_EQ(launcher.kernel->subGroupSize(64), 64u);
+  // Sub-groups of the device's size (test_support.h), smaller in smaller
+  // work-groups.
+  EXPECT_EQ(launcher.kernel->subGroupSize(64), 8u);
+  EXPECT_EQ(launcher.kernel->subGroupSize(5), 5u);
   EXPECT_EQ(launcher.kernel->localMemSize(), 0u);
   const size_t n = 1000; // groups of 64: the last one has 40 work-items
   std::vector<float> a(n), b(n), c(n + 1, -1.0f);

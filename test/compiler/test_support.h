@@ -27,6 +27,8 @@ inline mux::DeviceInfo hostDeviceInfo() {
   info.name = "test host";
   info.targetName = "host";
   info.maxWorkGroupSize = 1024;
+  info.subGroupSizes = {8};
+  info.maxNumSubGroups = 128;
   info.fp64 = true;
   info.int64 = true;
   info.extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics"};

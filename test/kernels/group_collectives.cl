@@ -96,4 +96,30 @@ kernel void sub_group_ids(global uint *out) {
   o[4] = get_sub_group_id();
   o[5] = get_sub_group_local_id();
 }
+
+// Sub-groups of one work-group taking different paths: the even ones swap
+// values end for end through __local memory across a sub_group_barrier and
+// add their sum, the odd ones scan; a work-group barrier joins them, and
+// every work-item then takes the value of the work-item at the mirrored
+// local linear id.
+kernel void divergent(global const T *in, global T *out) {
+  local T exchange[1024];
+  local T joined[1024];
+  size_t g = get_global_linear_id();
+  size_t l = get_local_linear_id();
+  uint n = get_sub_group_size(), s = get_sub_group_local_id();
+  size_t first = get_sub_group_id() * get_max_sub_group_size();
+  T x = in[g];
+  if (get_sub_group_id() % 2 == 0) {
+    exchange[first + s] = x;
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    x = exchange[first + n - 1 - s] + sub_group_reduce_add(x);
+  } else {
+    x = sub_group_scan_inclusive_add(x) * (T)3;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  joined[l] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = joined[get_local_size(0) * get_local_size(1) * get_local_size(2) - 1 - l];
+}
 #endif

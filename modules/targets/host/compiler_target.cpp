@@ -49,6 +49,8 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.cpu = llvm::sys::getHostCPUName().str();
   config.features = hostFeatureString();
   config.vectorBits = hostVectorBits();
+  config.subGroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.front();
+  config.maxWorkGroupSize = info.maxWorkGroupSize;
   config.extensions = compiler::clExtensionsFor(info);
   config.binaryMagic = std::string(compiler::kHostBinaryMagic);
   config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_host_begin, polymux_builtins_host_end));

@@ -172,7 +172,9 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {1024, 1024, 1024};
   info.maxWorkGroupSize = 1024;
-  compiler::describeCpuPipelineCapabilities(info);
+  // A sub-group is as many work-items as a vector register has float lanes:
+  // the work-items the vectoriser packs into one vector.
+  compiler::describeCpuPipelineCapabilities(info, vectorRegisterBytes(false) / 4);
 
   long pages = sysconf(_SC_PHYS_PAGES);
   long pageSize = sysconf(_SC_PAGESIZE);

@@ -112,7 +112,9 @@ public:
   size_t maxWorkGroupSize() const override { return maxWorkGroupSize_; }
   size_t preferredWorkGroupSizeMultiple() const override { return preferredWorkGroupMultiple(); }
   /// A sub-group is the whole work-group on the host.
-  uint32_t subGroupSize(size_t localSize) const override { return static_cast<uint32_t>(localSize); }
+  uint32_t subGroupSize(size_t localSize) const override {
+    return static_cast<uint32_t>(std::min<size_t>(info_.subGroupSize, localSize));
+  }
   uint64_t localMemSize() const override { return info_.localMemSize; }
   uint64_t privateMemSize() const override { return info_.privateMemSize; }
   compiler::abi::CpuKernelEntry entry() const override { return entry_; }

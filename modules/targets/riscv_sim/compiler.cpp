@@ -3,10 +3,10 @@
 // device's linker script and linked with the device runtime.
 #include "device.h"
 
+#include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/cpu_capabilities.h"
 #include "compiler/cpu_target.h"
 #include "compiler/elf_linker.h"
-#include "compiler/abi/cpu_kernel_abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
@@ -29,9 +29,10 @@ std::unique_ptr<compiler::Target> createCompiler(const DeviceDescription &descri
   // As the builtins library is compiled (CMakeLists.txt).
   config.frontendFeatures = {"+m", "+a", "+f", "+d", "+c"};
   config.extensions = compiler::clExtensionsFor(info);
+  config.subGroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.front();
+  config.maxWorkGroupSize = info.maxWorkGroupSize;
   config.binaryMagic = std::string(kBinaryMagic);
-  config.builtinLibrary =
-      std::as_bytes(std::span(polymux_builtins_riscv_sim_begin, polymux_builtins_riscv_sim_end));
+  config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_riscv_sim_begin, polymux_builtins_riscv_sim_end));
   // Programs are linked at the fixed addresses of the program window;
   // medany reaches anything within 2 GiB of the code.
   config.relocationModel = llvm::Reloc::Static;
@@ -46,10 +47,9 @@ std::unique_ptr<compiler::Target> createCompiler(const DeviceDescription &descri
     std::span<const std::byte> objects[] = {object, runtime};
     return compiler::linkStaticElf(objects, script, entries);
   };
-  config.linkIdentity =
-      script + " runtime " +
-      llvm::utohexstr(llvm::xxh3_64bits(llvm::ArrayRef(reinterpret_cast<const uint8_t *>(runtime.data()),
-                                                       runtime.size())));
+  config.linkIdentity = script + " runtime " +
+                        llvm::utohexstr(llvm::xxh3_64bits(
+                            llvm::ArrayRef(reinterpret_cast<const uint8_t *>(runtime.data()), runtime.size())));
   config.dumpExtension = "elf";
   return compiler::createCpuTarget(std::move(config));
 }

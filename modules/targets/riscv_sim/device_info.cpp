@@ -31,7 +31,10 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.maxWorkGroupSize = description.maxWorkGroupSize;
   info.maxWorkItemSizes = {info.maxWorkGroupSize, info.maxWorkGroupSize, info.maxWorkGroupSize};
   info.preferredWorkGroupSizeMultiple = 1;
-  compiler::describeCpuPipelineCapabilities(info);
+  // Sub-groups of 4 work-items: the float lanes of the smallest vector
+  // registers of RISC-V's V extension (VLEN >= 128 in the application
+  // profiles). The harts run them one work-item after the other.
+  compiler::describeCpuPipelineCapabilities(info, 4);
   // Launches report the instructions the harts retired (kernel_launch.cpp).
   info.extensions.push_back("cl_polymux_instruction_counters");
 

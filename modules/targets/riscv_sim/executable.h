@@ -5,8 +5,8 @@
 #include "device_description.h"
 
 #include "compiler/cpu_binary.h"
-#include "riscv_sim/decoded_code.h"
 #include "mux/executable.h"
+#include "riscv_sim/decoded_code.h"
 
 #include <cstddef>
 #include <memory>
@@ -62,7 +62,9 @@ public:
   const std::string &name() const override { return info_.name; }
   size_t maxWorkGroupSize() const override { return maxWorkGroupSize_; }
   size_t preferredWorkGroupSizeMultiple() const override { return 1; }
-  uint32_t subGroupSize(size_t localSize) const override { return static_cast<uint32_t>(localSize); }
+  uint32_t subGroupSize(size_t localSize) const override {
+    return static_cast<uint32_t>(std::min<size_t>(info_.subGroupSize, localSize));
+  }
   uint64_t localMemSize() const override { return info_.localMemSize; }
   uint64_t privateMemSize() const override { return info_.privateMemSize; }
 
@@ -78,8 +80,7 @@ private:
 };
 
 /// Loads `binary` and hands out its kernels.
-llvm::Expected<std::unique_ptr<mux::Executable>> loadExecutable(std::span<const std::byte> binary,
-                                                                const DeviceDescription &description,
-                                                                size_t maxWorkGroupSize);
+llvm::Expected<std::unique_ptr<mux::Executable>>
+loadExecutable(std::span<const std::byte> binary, const DeviceDescription &description, size_t maxWorkGroupSize);
 
 } // namespace riscv_sim

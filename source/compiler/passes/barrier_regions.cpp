@@ -497,8 +497,13 @@ llvm::Expected<BarrierRegions> splitAtBarriers(llvm::Function &workItem, llvm::F
   llvm::SmallVector<llvm::CallInst *, 4> barriers = findBarrierCalls(workItem);
   if (barriers.empty())
     return BarrierRegions{};
+  llvm::SmallVector<bool, 4> afterSubGroupBarrier{false};
+  for (llvm::CallInst *barrier : barriers)
+    afterSubGroupBarrier.push_back(isSubGroupBarrierFunction(barrier->getCalledFunction()->getName()));
   llvm::Expected<BarrierRegions> regions = BarrierSplitter(workItem, barriers).run();
   analyses.clear(workItem, workItem.getName());
+  if (regions)
+    regions->afterSubGroupBarrier = std::move(afterSubGroupBarrier);
   return regions;
 }
 

@@ -3,6 +3,7 @@
 // work-item of the group (see KernelWrapperPass in compiler/passes.h).
 #pragma once
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/PassManager.h"
@@ -24,6 +25,11 @@ struct BarrierRegions {
   uint64_t stateStride = 0;
   /// Alignment the state of each work-item needs (at most 128).
   uint64_t stateAlignment = 1;
+  /// Per region: whether it starts after a sub-group barrier (region 0 and
+  /// regions after work-group barriers: false).
+  llvm::SmallVector<bool, 4> afterSubGroupBarrier;
+
+  bool hasSubGroupBarriers() const { return llvm::is_contained(afterSubGroupBarrier, true); }
 };
 
 /// When `workItem` calls no barrier, returns no functions and leaves it

@@ -12,13 +12,31 @@
 //   while (next != 0) run region `next` for every work-item;
 // where a region returns the barrier its work-item stopped at (the same for
 // all work-items of a group, as OpenCL requires) or 0 at the end.
+//
+// Sub-group barriers need only the work-items of one sub-group, and the
+// sub-groups of a work-group may reach different ones (or none). A kernel
+// with sub-group barriers therefore keeps, per work-item, the region it
+// resumes at (kFinished once done) and runs in rounds:
+//   every work-item resumes at region 0;  phase = sub-group;
+//   do: each work-item whose resume point is region 0 or follows a
+//       sub-group barrier (phase sub-group), or any unfinished one (phase
+//       work-group), runs that region and records where it stopped;
+//       phase = something ran ? sub-group : phase == sub-group ? work-group : done
+// The members of a sub-group reach the same barriers, so they pass each
+// sub-group barrier together, one round after the other; a work-item
+// waiting at a work-group barrier runs again only when no work-item can
+// move without passing one, i.e. when all have reached one (or finished).
 #include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
 #include "work_group_info_fields.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <tuple>
 
 namespace compiler {
 namespace {
@@ -103,6 +121,104 @@ void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::A
   builder.CreateBr(x.latch);
 }
 
+/// What a work-item of a kernel with sub-group barriers keeps as its resume
+/// point once it has finished.
+constexpr uint32_t kFinished = ~0u;
+
+/// Emits the rounds described at the top of the file for `regions`, from the
+/// builder's position to `exit`. Each work-item's resume point is an i32 at
+/// `resumeOffset` in its state (`stateStride` bytes per work-item).
+void emitPerWorkItemRegions(llvm::IRBuilder<> &builder, const BarrierRegions &regions,
+                            llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *info,
+                            const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase, uint64_t stateStride,
+                            uint64_t resumeOffset, llvm::BasicBlock *exit) {
+  llvm::Function *entry = builder.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = entry->getContext();
+  llvm::Type *i32 = builder.getInt32Ty();
+  auto openItemLoops = [&](llvm::BasicBlock *loopExit, llvm::StringRef name) {
+    Loop z = openLoop(builder, localSize[2], loopExit, (name + ".z").str());
+    Loop y = openLoop(builder, localSize[1], z.latch, (name + ".y").str());
+    Loop x = openLoop(builder, localSize[0], y.latch, (name + ".x").str());
+    llvm::Value *row = builder.CreateNUWAdd(builder.CreateNUWMul(z.index, localSize[1]), y.index);
+    llvm::Value *linear = builder.CreateNUWAdd(builder.CreateNUWMul(row, localSize[0]), x.index, "local.linear");
+    llvm::Value *state = builder.CreateInBoundsGEP(
+        builder.getInt8Ty(), stateBase, builder.CreateNUWMul(linear, builder.getInt64(stateStride)), "wi.state");
+    llvm::Value *resume = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, resumeOffset, "wi.resume");
+    return std::tuple{x, y, z, state, resume};
+  };
+
+  // Which regions follow a sub-group barrier, as a table indexed by region.
+  llvm::SmallVector<uint8_t, 8> kinds(regions.afterSubGroupBarrier.begin(), regions.afterSubGroupBarrier.end());
+  kinds[0] = 1; // the start runs in the sub-group phase
+  auto *kindsInit = llvm::ConstantDataArray::get(context, kinds);
+  auto *kindsTable = new llvm::GlobalVariable(*entry->getParent(), kindsInit->getType(), /*isConstant=*/true,
+                                              llvm::GlobalValue::PrivateLinkage, kindsInit,
+                                              entry->getName() + ".resumes.in.sub.group.phase");
+  kindsTable->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+
+  llvm::Value *workGroupPhase = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "phase.work.group");
+  llvm::Value *ran = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "round.ran");
+  builder.CreateStore(builder.getFalse(), workGroupPhase);
+
+  auto *round = llvm::BasicBlock::Create(context, "round", entry, exit);
+  auto *roundDone = llvm::BasicBlock::Create(context, "round.done", entry, exit);
+  {
+    auto [x, y, z, state, resume] = openItemLoops(round, "init");
+    builder.CreateStore(builder.getInt32(0), resume);
+    builder.CreateBr(x.latch);
+  }
+
+  builder.SetInsertPoint(round);
+  builder.CreateStore(builder.getFalse(), ran);
+  auto [x, y, z, state, resume] = openItemLoops(roundDone, "wi");
+  llvm::Value *region = builder.CreateLoad(i32, resume, "resume.region");
+  llvm::Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
+  llvm::Value *kindIndex =
+      builder.CreateZExt(builder.CreateSelect(finished, builder.getInt32(0), region), builder.getInt64Ty());
+  llvm::Value *inSubGroupPhase = builder.CreateICmpNE(
+      builder.CreateLoad(builder.getInt8Ty(),
+                         builder.CreateInBoundsGEP(kindsInit->getType(), kindsTable, {builder.getInt64(0), kindIndex})),
+      builder.getInt8(0));
+  llvm::Value *runnable = builder.CreateAnd(
+      builder.CreateNot(finished),
+      builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), workGroupPhase), inSubGroupPhase), "runnable");
+  auto *run = llvm::BasicBlock::Create(context, "wi.run", entry, x.latch);
+  auto *stopped = llvm::BasicBlock::Create(context, "wi.stopped", entry, x.latch);
+  builder.CreateCondBr(runnable, run, x.latch);
+
+  builder.SetInsertPoint(stopped);
+  llvm::PHINode *stop = builder.CreatePHI(i32, regions.functions.size(), "stopped.at");
+  builder.CreateStore(
+      builder.CreateSelect(builder.CreateICmpEQ(stop, builder.getInt32(0)), builder.getInt32(kFinished), stop), resume);
+  builder.CreateStore(builder.getTrue(), ran);
+  builder.CreateBr(x.latch);
+
+  builder.SetInsertPoint(run);
+  llvm::SwitchInst *dispatch = nullptr;
+  for (auto [index, function] : llvm::enumerate(regions.functions)) {
+    auto *block = llvm::BasicBlock::Create(context, "wi.region." + llvm::Twine(index), entry, stopped);
+    if (index == 0)
+      dispatch = builder.CreateSwitch(region, block, regions.functions.size() - 1);
+    else
+      dispatch->addCase(builder.getInt32(index), block);
+    builder.SetInsertPoint(block);
+    llvm::SmallVector<llvm::Value *, 16> callArguments(arguments);
+    callArguments.append({info, x.index, y.index, z.index, state});
+    llvm::CallInst *call = builder.CreateCall(function, callArguments, "next.region");
+    call->setCallingConv(function->getCallingConv());
+    stop->addIncoming(call, block);
+    builder.CreateBr(stopped);
+  }
+
+  // Another sub-group round while anything ran; a work-group round once
+  // nothing could; done when a work-group round ran nothing either.
+  builder.SetInsertPoint(roundDone);
+  llvm::Value *anyRan = builder.CreateLoad(builder.getInt1Ty(), ran);
+  llvm::Value *wasWorkGroupPhase = builder.CreateLoad(builder.getInt1Ty(), workGroupPhase);
+  builder.CreateStore(builder.CreateNot(anyRan), workGroupPhase);
+  builder.CreateCondBr(builder.CreateOr(anyRan, builder.CreateNot(wasWorkGroupPhase)), round, exit);
+}
+
 /// The vector form VectorizeWorkItemsPass made of `workItem`, if any.
 llvm::Function *findVectorForm(llvm::Function &workItem) {
   if (!workItem.hasFnAttribute(kVectorFormAttribute))
@@ -173,6 +289,14 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
     Loop x = openLoop(builder, localSize[0], y.latch, "wi.x", tailStart);
     emitWorkItemCall(builder, workItem, arguments, info, {x.index, y.index, z.index});
     builder.CreateBr(x.latch);
+  } else if (regions.hasSubGroupBarriers()) {
+    // Each work-item's resume point follows its state.
+    uint64_t resumeOffset = llvm::alignTo(regions.stateStride, 4);
+    uint64_t stride = llvm::alignTo(resumeOffset + 4, regions.stateAlignment);
+    entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(stride));
+    llvm::Value *stateBase =
+        loadInfoField(builder, info, pointer, info_field::WorkItemState, std::nullopt, "wi.state.base");
+    emitPerWorkItemRegions(builder, regions, arguments, info, localSize, stateBase, stride, resumeOffset, exit);
   } else {
     entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(regions.stateStride));
     llvm::Value *stateBase =

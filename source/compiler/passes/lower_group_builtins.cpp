@@ -1,26 +1,34 @@
 // Implements the work-group and sub-group collective builtins and the
-// sub-group queries. On CPU targets a sub-group is the whole work-group, so
-// the sub_group_ forms are the work_group_ ones and the queries are
-// work-group facts.
+// sub-group queries. On CPU targets (Options::subGroupSize) a sub-group is
+// `subGroupSize` consecutive work-items in local linear id order, the last
+// one of a work-group partial when the work-group size is not a multiple;
+// the queries are arithmetic on the local linear id and sizes.
 //
 // Each collective call becomes, in place:
 //   scratch[lid] = x;   barrier
-//   if (lid == 0) combine scratch[0 .. n) sequentially (scans in place,
-//                 reductions into scratch[maxWorkGroupSize]);
-//   barrier;            result = scratch[lid] or scratch[maxWorkGroupSize]
-// (or, with Options::resultSlotAfterItems off, into scratch[0], read before
-// a third barrier)
-// (a broadcast reads scratch[id] between the two barriers instead). That is
-// O(n) per work-group. A work-item only ever stores to its own slot before
-// the first barrier and only work-item 0 writes between the barriers, so a
-// following collective may reuse the scratch without a third barrier.
+//   if (lid == first of its group) combine scratch[first .. first + n)
+//                 sequentially (scans in place, reductions into a result
+//                 slot after the work-items' ones: one per sub-group);
+//   barrier;            result = scratch[lid] or the group's result slot
+// (or, with Options::resultSlotAfterItems off, into scratch[first], read
+// before a third barrier)
+// (a broadcast reads scratch[first + id] between the two barriers instead),
+// where the group is the work-group (first = 0) or the caller's sub-group.
+// That is O(n) per group. A work-item only ever stores to its own slot before
+// the first barrier and only the groups' first work-items write between the
+// barriers, each inside its own group's slots, so a following collective may
+// reuse the scratch without a third barrier.
+// A sub-group collective's barriers are sub-group barriers, which the CPU
+// entry point runs per sub-group (KernelWrapperPass): the sub-groups of one
+// work-group may call different collectives, or none.
 // The scratch is one per function, sized for the largest element it needs;
 // it is a __local variable (internal, undef initializer) with one slot per
-// work-item of the largest work-group (Options::maxWorkGroupSize) plus one,
-// which LowerLocalVariablesPass places in the work-group's __local area (on
-// vulkan: the kernel's Workgroup array).
-// The barriers are `barrier(CLK_LOCAL_MEM_FENCE)` calls and the ids are
-// calls of the work-item builtins, all lowered by later passes.
+// work-item of the largest work-group (Options::maxWorkGroupSize) plus the
+// result slots, which LowerLocalVariablesPass places in the work-group's
+// __local area (on vulkan: the kernel's Workgroup array).
+// The barriers are `barrier(CLK_LOCAL_MEM_FENCE)` or
+// `sub_group_barrier(CLK_LOCAL_MEM_FENCE)` calls and the ids are calls of
+// the work-item builtins, all lowered by later passes.
 #include "builtin_signature.h"
 #include "compiler/passes.h"
 
@@ -29,6 +37,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <optional>
 
@@ -180,10 +189,14 @@ llvm::Value *combine(llvm::IRBuilder<> &builder, Operation operation, const ClTy
 /// Emits the collectives and queries of one function.
 class GroupLowering {
 public:
-  GroupLowering(llvm::Function &function, const LowerGroupBuiltinsPass::Options &options)
+  /// `resultSlots`: how many groups' reductions may be in flight at once
+  /// (1, or a work-group's most sub-groups).
+  GroupLowering(llvm::Function &function, const LowerGroupBuiltinsPass::Options &options, uint64_t resultSlots)
       : function_(function), module_(*function.getParent()), context_(function.getContext()),
-        builder_(function.getContext()), slots_(options.maxWorkGroupSize + (options.resultSlotAfterItems ? 1 : 0)),
-        resultSlot_(options.resultSlotAfterItems ? options.maxWorkGroupSize : 0),
+        builder_(function.getContext()),
+        slots_(options.maxWorkGroupSize + (options.resultSlotAfterItems ? resultSlots : 0)),
+        maxWorkGroupSize_(options.maxWorkGroupSize), subGroupSize_(options.subGroupSize),
+        resultSlotAfterItems_(options.resultSlotAfterItems),
         addressSpace_(options.scratchAddressSpace.value_or(module_.getDataLayout().getDefaultGlobalsAddressSpace())) {}
 
   /// Creates the function's scratch variable with slots of `bytes` bytes.
@@ -200,22 +213,29 @@ public:
   void lowerQuery(llvm::CallInst &call, Query query) {
     builder_.SetInsertPoint(&call);
     llvm::Value *value = nullptr;
+    llvm::Value *subGroupSize = builder_.getInt64(subGroupSize_);
+    auto countOf = [&](llvm::Value *size) {
+      return builder_.CreateUDiv(builder_.CreateAdd(size, builder_.getInt64(subGroupSize_ - 1)), subGroupSize);
+    };
     switch (query) {
     case Query::SubGroupSize:
-      value = linearSize("_Z14get_local_sizej");
+      value = subGroupOf(localLinearId(), linearSize("_Z14get_local_sizej")).size;
       break;
     case Query::MaxSubGroupSize:
-      value = linearSize("_Z23get_enqueued_local_sizej");
+      value = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, subGroupSize,
+                                             linearSize("_Z23get_enqueued_local_sizej"));
       break;
     case Query::NumSubGroups:
+      value = countOf(linearSize("_Z14get_local_sizej"));
+      break;
     case Query::EnqueuedNumSubGroups:
-      value = builder_.getInt64(1);
+      value = countOf(linearSize("_Z23get_enqueued_local_sizej"));
       break;
     case Query::SubGroupId:
-      value = builder_.getInt64(0);
+      value = builder_.CreateUDiv(localLinearId(), subGroupSize);
       break;
     case Query::LocalId:
-      value = localLinearId();
+      value = builder_.CreateURem(localLinearId(), subGroupSize);
       break;
     case Query::None:
       llvm_unreachable("not a query");
@@ -232,17 +252,22 @@ public:
       type = builder_.getInt32Ty();
     }
     llvm::Value *lid = localLinearId();
-    llvm::Value *size = linearSize("_Z14get_local_sizej");
+    llvm::Value *workGroupSize = linearSize("_Z14get_local_sizej");
+    Group group = collective.subGroup ? subGroupOf(lid, workGroupSize)
+                                      : Group{builder_.getInt64(0), workGroupSize, builder_.getInt64(0)};
+    llvm::Value *resultIndex =
+        resultSlotAfterItems_ ? builder_.CreateAdd(builder_.getInt64(maxWorkGroupSize_), group.index) : group.first;
     builder_.CreateAlignedStore(value, slot(type, lid), alignOf(type));
-    barrier();
+    barrier(collective.subGroup);
 
     if (collective.collective == Collective::Broadcast) {
       llvm::Value *source = broadcastSource(call, collective.subGroup);
       // Out-of-range ids are undefined behaviour; stay inside the group.
-      source =
-          builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, source, builder_.CreateSub(size, builder_.getInt64(1)));
+      source = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, source,
+                                              builder_.CreateSub(group.size, builder_.getInt64(1)));
+      source = builder_.CreateAdd(group.first, source);
       llvm::Value *result = builder_.CreateAlignedLoad(type, slot(type, source), alignOf(type));
-      barrier();
+      barrier(collective.subGroup);
       replace(call, result);
       return;
     }
@@ -255,14 +280,15 @@ public:
     auto *body = llvm::BasicBlock::Create(context_, "group.step", &function_, after);
     auto *exit = llvm::BasicBlock::Create(context_, "group.combined", &function_, after);
     builder_.SetInsertPoint(before);
-    builder_.CreateCondBr(builder_.CreateICmpEQ(lid, builder_.getInt64(0)), init, after);
+    builder_.CreateCondBr(builder_.CreateICmpEQ(lid, group.first), init, after);
 
-    // Work-item 0 folds the slots in order of local linear id.
+    // The group's first work-item folds its slots in order of local linear id.
     bool exclusive = collective.collective == Collective::ScanExclusive;
     builder_.SetInsertPoint(init);
     llvm::Value *first = exclusive ? static_cast<llvm::Value *>(identity(collective.operation, collective.type, type))
-                                   : builder_.CreateAlignedLoad(type, slot(type, builder_.getInt64(0)), alignOf(type));
-    llvm::Value *start = builder_.getInt64(exclusive ? 0 : 1);
+                                   : builder_.CreateAlignedLoad(type, slot(type, group.first), alignOf(type));
+    llvm::Value *start = exclusive ? group.first : builder_.CreateAdd(group.first, builder_.getInt64(1));
+    llvm::Value *end = builder_.CreateAdd(group.first, group.size);
     builder_.CreateBr(header);
 
     builder_.SetInsertPoint(header);
@@ -270,7 +296,7 @@ public:
     llvm::PHINode *accumulator = builder_.CreatePHI(type, 2, "group.acc");
     index->addIncoming(start, init);
     accumulator->addIncoming(first, init);
-    builder_.CreateCondBr(builder_.CreateICmpULT(index, size), body, exit);
+    builder_.CreateCondBr(builder_.CreateICmpULT(index, end), body, exit);
 
     builder_.SetInsertPoint(body);
     llvm::Value *address = slot(type, index);
@@ -287,19 +313,37 @@ public:
     builder_.SetInsertPoint(exit);
     bool isScan = collective.collective == Collective::ScanInclusive || exclusive;
     if (!isScan)
-      builder_.CreateAlignedStore(accumulator, slot(type, builder_.getInt64(resultSlot_)), alignOf(type));
+      builder_.CreateAlignedStore(accumulator, slot(type, resultIndex), alignOf(type));
     builder_.CreateBr(after);
 
     builder_.SetInsertPoint(&call);
-    barrier();
-    llvm::Value *result =
-        builder_.CreateAlignedLoad(type, slot(type, isScan ? lid : builder_.getInt64(resultSlot_)), alignOf(type));
-    if (!isScan && resultSlot_ == 0)
-      barrier(); // everyone has read slot 0 before the next collective's stores
+    barrier(collective.subGroup);
+    llvm::Value *result = builder_.CreateAlignedLoad(type, slot(type, isScan ? lid : resultIndex), alignOf(type));
+    if (!isScan && !resultSlotAfterItems_)
+      barrier(collective.subGroup); // everyone has read the result before the next collective's stores
     replace(call, result);
   }
 
 private:
+  /// The work-items a collective combines: local linear ids [first, first +
+  /// size), the index-th group of the work-group.
+  struct Group {
+    llvm::Value *first;
+    llvm::Value *size;
+    llvm::Value *index;
+  };
+
+  /// The sub-group of the work-item with local linear id `lid` in a
+  /// work-group of `workGroupSize` work-items.
+  Group subGroupOf(llvm::Value *lid, llvm::Value *workGroupSize) {
+    llvm::Value *subGroupSize = builder_.getInt64(subGroupSize_);
+    llvm::Value *index = builder_.CreateUDiv(lid, subGroupSize);
+    llvm::Value *first = builder_.CreateMul(index, subGroupSize);
+    llvm::Value *size =
+        builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, subGroupSize, builder_.CreateSub(workGroupSize, first));
+    return {first, size, index};
+  }
+
   llvm::Align alignOf(llvm::Type *type) { return module_.getDataLayout().getABITypeAlign(type); }
 
   llvm::Value *slot(llvm::Type *type, llvm::Value *index) { return builder_.CreateInBoundsGEP(type, scratch_, index); }
@@ -328,8 +372,8 @@ private:
     return size;
   }
 
-  /// The local linear id a broadcast reads: the sub-group local id as is, or
-  /// the work-group local id (x[, y[, z]]) made linear.
+  /// The id a broadcast reads, relative to its group: the sub-group local id
+  /// as is, or the work-group local id (x[, y[, z]]) made linear.
   llvm::Value *broadcastSource(llvm::CallInst &call, bool subGroup) {
     if (subGroup)
       return builder_.CreateZExt(call.getArgOperand(1), builder_.getInt64Ty());
@@ -344,9 +388,11 @@ private:
     return linear;
   }
 
-  void barrier() {
-    llvm::FunctionCallee callee = module_.getOrInsertFunction(
-        "_Z7barrierj", llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getInt32Ty()}, false));
+  /// A work-group barrier, or a sub-group one for a sub-group collective.
+  void barrier(bool subGroup) {
+    llvm::FunctionCallee callee =
+        module_.getOrInsertFunction(subGroup ? "_Z17sub_group_barrierj" : "_Z7barrierj",
+                                    llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getInt32Ty()}, false));
     if (auto *declaration = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
       declaration->addFnAttr(llvm::Attribute::Convergent);
       declaration->setDoesNotThrow();
@@ -366,8 +412,10 @@ private:
   llvm::IRBuilder<> builder_;
   llvm::GlobalVariable *scratch_ = nullptr;
   uint64_t slots_;
+  uint64_t maxWorkGroupSize_;
+  uint64_t subGroupSize_;
   /// Where a reduction's result goes (Options::resultSlotAfterItems).
-  uint64_t resultSlot_;
+  bool resultSlotAfterItems_;
   unsigned addressSpace_;
 };
 
@@ -381,10 +429,10 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
     if (!function.isDeclaration())
       continue;
     if (Query query = classifyQuery(function.getName()); query != Query::None) {
-      if (options.subGroupsAreWorkGroups)
+      if (options.subGroupSize)
         queries[&function] = query;
     } else if (std::optional<CollectiveCall> collective = classifyCollective(function.getName())) {
-      if (options.subGroupsAreWorkGroups || !collective->subGroup)
+      if (options.subGroupSize || !collective->subGroup)
         collectives[&function] = *collective;
     }
   }
@@ -397,6 +445,7 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
     llvm::SmallVector<std::pair<llvm::CallInst *, Query>, 8> queryCalls;
     llvm::SmallVector<std::pair<llvm::CallInst *, CollectiveCall>, 8> collectiveCalls;
     unsigned scratchBytes = 0;
+    bool subGroupResults = false; // sub-group reductions, any or all
     for (llvm::Instruction &instruction : llvm::instructions(function)) {
       auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
       llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
@@ -405,13 +454,18 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
       if (auto found = queries.find(callee); found != queries.end())
         queryCalls.push_back({call, found->second});
       else if (auto found = collectives.find(callee); found != collectives.end()) {
-        collectiveCalls.push_back({call, found->second});
-        scratchBytes = std::max(scratchBytes, slotBytes(found->second));
+        const CollectiveCall &collective = found->second;
+        collectiveCalls.push_back({call, collective});
+        scratchBytes = std::max(scratchBytes, slotBytes(collective));
+        subGroupResults |= collective.subGroup && collective.collective != Collective::Broadcast &&
+                           collective.collective != Collective::ScanInclusive &&
+                           collective.collective != Collective::ScanExclusive;
       }
     }
     if (queryCalls.empty() && collectiveCalls.empty())
       continue;
-    GroupLowering lowering(function, options);
+    uint64_t resultSlots = subGroupResults ? llvm::divideCeil(options.maxWorkGroupSize, options.subGroupSize) : 1;
+    GroupLowering lowering(function, options, resultSlots);
     if (scratchBytes)
       lowering.createScratch(scratchBytes);
     for (auto [call, query] : queryCalls)

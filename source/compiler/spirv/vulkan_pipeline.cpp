@@ -40,7 +40,6 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     // Work-group collectives through __local scratch and barriers; the
     // sub-group ones are Vulkan subgroup operations (sub_group_emitter.cpp).
     LowerGroupBuiltinsPass::Options groups;
-    groups.subGroupsAreWorkGroups = false;
     groups.maxWorkGroupSize = config.maxWorkGroupSize;
     groups.scratchAddressSpace = kLocalAddressSpace;
     groups.resultSlotAfterItems = false;

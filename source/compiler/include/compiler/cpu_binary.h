@@ -12,6 +12,8 @@
 //     uint64 workItemStateSize  bytes of barrier state per work-item
 //                            (WorkGroupInfo::workItemState), 0 without barriers
 //     uint32 flags           CpuKernelFlags bits
+//     uint32 subGroupSize    work-items per sub-group the kernel was
+//                            compiled for (consecutive local linear ids)
 //   uint64   globalVariableSize  bytes of program-scope __global variables
 //   uint64   printfTableSize, byte printfTable[]  the module's printf formats
 //                            (compiler/abi/printf_abi.h), empty without printf
@@ -31,7 +33,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kCpuBinaryVersion = 2;
+inline constexpr uint32_t kCpuBinaryVersion = 3;
 /// The host target's magic.
 inline constexpr std::string_view kHostBinaryMagic = "PMXHOST";
 
@@ -46,6 +48,7 @@ struct CpuKernelBinaryInfo {
   uint64_t privateMemSize = 0;
   uint64_t workItemStateSize = 0;
   uint32_t flags = 0; ///< CpuKernelFlags
+  uint32_t subGroupSize = 1;
 };
 
 struct CpuBinary {

@@ -12,10 +12,11 @@
 namespace compiler {
 
 /// Sets extensions, openclCFeatures, the atomic capabilities, the sub-groups
-/// (one per work-group: set maxWorkGroupSize first), fp64/int64/64-bit
-/// atomics and the single and double FpConfig (IEEE-754 with every rounding
-/// mode, denormals and fma; single divide and sqrt correctly rounded).
-void describeCpuPipelineCapabilities(mux::DeviceInfo &info);
+/// (of `subGroupSize` work-items: set maxWorkGroupSize first), fp64/int64/
+/// 64-bit atomics and the single and double FpConfig (IEEE-754 with every
+/// rounding mode, denormals and fma; single divide and sqrt correctly
+/// rounded).
+void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSize);
 
 /// The -cl-ext list of a device: its extensions (but Polymux's own runtime
 /// extensions, cl_polymux_*) plus the OpenCL C 3.0 feature macros its

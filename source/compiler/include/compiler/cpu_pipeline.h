@@ -38,11 +38,20 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
 /// before this call) with its memory needs and flags, the printf table and
 /// the size of the program-scope variables; its object is left empty.
 /// Builtins the module calls are first linked from `builtinLibrary` (the
-/// target's builtins bitcode, see builtin_library.h). With `vectorBits`,
-/// kernels are vectorised across work-items for vector registers of that
-/// many bits (VectorizeWorkItemsPass); 0 keeps the scalar work-item loops.
+/// target's builtins bitcode, see builtin_library.h).
+struct CpuLowering {
+  /// Kernels are vectorised across work-items for vector registers of this
+  /// many bits (VectorizeWorkItemsPass); 0 keeps the scalar work-item loops.
+  unsigned vectorBits = 0;
+  /// Work-items per sub-group (LowerGroupBuiltinsPass), recorded in the
+  /// binary's kernels.
+  unsigned subGroupSize = 1;
+  /// The device's largest work-group: the collectives' scratch has a slot
+  /// per work-item.
+  uint64_t maxWorkGroupSize = 1024;
+};
 llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInfo> &kernels, CpuBinary &binary,
-                               std::span<const std::byte> builtinLibrary = {}, unsigned vectorBits = 0);
+                               std::span<const std::byte> builtinLibrary = {}, const CpuLowering &lowering = {});
 
 /// The O3 pipeline (O0 with `optDisable`) for `machine`.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optDisable);

@@ -9,6 +9,7 @@
 #include "llvm/Support/CodeGen.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -25,6 +26,11 @@ struct CpuTargetConfig {
   /// Bits of the vector registers kernels are vectorised across work-items
   /// for (VectorizeWorkItemsPass); 0 for none.
   unsigned vectorBits = 0;
+  /// Work-items per sub-group (consecutive local linear ids; the device's
+  /// DeviceInfo::subGroupSizes) and the largest work-group: they size the
+  /// code of the sub-group builtins and the collectives' scratch.
+  unsigned subGroupSize = 1;
+  uint64_t maxWorkGroupSize = 1024;
   /// Extensions and OpenCL C feature macros the device supports.
   std::vector<std::string> extensions;
   unsigned maxClStd = 300;             ///< highest -cl-std accepted (100 * major + 10 * minor)

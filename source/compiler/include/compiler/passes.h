@@ -56,6 +56,8 @@ uint64_t integerAttribute(const llvm::Function &function, llvm::StringRef name);
 /// True for the OpenCL C work-group and sub-group barrier builtins
 /// (barrier, work_group_barrier, sub_group_barrier, with or without scope).
 bool isBarrierFunction(llvm::StringRef mangledName);
+/// True for sub_group_barrier, with or without scope.
+bool isSubGroupBarrierFunction(llvm::StringRef mangledName);
 
 /// Records a build error a pass found (a kernel the device cannot run, a
 /// malformed printf): the pipeline fails the build with every recorded
@@ -120,12 +122,14 @@ struct LowerWorkItemBuiltinsPass : llvm::PassInfoMixin<LowerWorkItemBuiltinsPass
 /// (work_group_reduce/scan/broadcast/any/all, their sub_group_ forms) and the
 /// sub-group queries (get_sub_group_size, ...) with __local scratch
 /// variables, barriers and work-item builtins, which the later passes lower.
-/// On CPU targets a sub-group is the whole work-group. Targets with sub-groups
-/// of their own (vulkan) lower only the work_group_ forms.
+/// On CPU targets a sub-group is Options::subGroupSize consecutive work-items
+/// (local linear id), the last one of a work-group partial. Targets with
+/// sub-groups of their own (vulkan) lower only the work_group_ forms.
 struct LowerGroupBuiltinsPass : llvm::PassInfoMixin<LowerGroupBuiltinsPass> {
   struct Options {
-    /// Whether the sub_group_ builtins are lowered as work-group ones.
-    bool subGroupsAreWorkGroups = true;
+    /// The size of the sub-groups the pass implements the sub_group_
+    /// builtins and queries for; 0 leaves them to the target.
+    uint64_t subGroupSize = 0;
     /// The largest work-group the target runs: the scratch has a slot per
     /// work-item.
     uint64_t maxWorkGroupSize = 1024;
@@ -193,7 +197,10 @@ struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpa
 /// (passes/barrier_regions.h): region r runs from barrier r (0: the start)
 /// to the next barrier or the end, as an always-inline function returning
 /// where it stopped; the entry runs the work-item loops of region 0, then of
-/// the region that returned, until the end. Values and private variables
+/// the region that returned, until the end. With sub-group barriers, which
+/// the sub-groups of a work-group may reach in different places, each
+/// work-item keeps the region it resumes at instead (see kernel_wrapper.cpp).
+/// Values and private variables
 /// live across a barrier are kept per work-item in
 /// WorkGroupInfo::workItemState (kWorkItemStateSizeAttribute bytes each, set
 /// on entries of kernels with barriers); values computed only from the
