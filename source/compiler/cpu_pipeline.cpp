@@ -154,7 +154,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   {
     llvm::ModulePassManager passes;
     passes.addPass(VectorizeWorkItemsPass(lowering.vectorBits));
-    passes.addPass(KernelWrapperPass());
+    passes.addPass(KernelWrapperPass(lowering.vectorBits));
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);
   }

@@ -7,6 +7,7 @@
 // against its own computation of the same C code.
 #include "cl_test.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -150,6 +151,34 @@ __kernel void rare_slow_paths(__global const float *in, __global float *out) {
   int g = get_global_id(0);
   float x = in[g];
   out[g] = sin(x) + (x > 0.0f ? log(x) : exp(x));
+}
+
+// Phases between barriers: a private array and other per-work-item values
+// live across them (each lane keeps its own), a counter every work-item
+// computes alike (kept once for all lanes), divergent code inside a phase.
+__kernel void barrier_phases(__global const float *in, __global float *out) {
+  __local float tile[1024];
+  int l = get_local_id(0), n = get_local_size(0), g = get_global_id(0);
+  float acc[4];
+  for (int i = 0; i < 4; ++i)
+    acc[i] = in[g] * (i + 1);
+  int rounds = 0;
+  for (int r = 0; r < 3; ++r) {
+    tile[l] = acc[0] + acc[3] + r;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float mirror = tile[n - 1 - l];
+    if (l % 3 == 0) {
+      acc[1] += mirror;
+      acc[2] -= r;
+    } else {
+      acc[3] -= mirror * 0.5f;
+    }
+    for (int i = 0; i < 4; ++i)
+      acc[i] *= 0.75f;
+    rounds += r + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[g] = acc[0] + acc[1] * 2.0f + acc[2] * 4.0f + acc[3] * 8.0f + rounds;
 }
 )";
 
@@ -432,6 +461,48 @@ TEST_P(VectorizationTest, BothSidesOfABranchWhenOnlyOneSideHasLanes) {
     for (size_t g = 0; g < in.size(); ++g) {
       double expected = in[g] > 0.0f ? side(in[g], positive) : side(in[g], negative);
       ASSERT_NEAR(expected, result[g], 1e-4 * (1.0 + std::fabs(expected))) << where(geometry, g);
+    }
+  }
+}
+
+TEST_P(VectorizationTest, BarrierPhasesWithPrivateValuesAcrossBarriers) {
+  Kernel k = kernel(program_, "barrier_phases");
+  for (const Geometry &geometry : kGeometries) {
+    if (!geometry.local)
+      continue; // the reference needs the work-group size
+    std::vector<cl_float> in(geometry.global);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>((i * 37) % 101) * 0.125f - 3.0f;
+    std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size());
+    const size_t n = geometry.local;
+    for (size_t first = 0; first < in.size(); first += n) {
+      std::vector<std::array<float, 4>> acc(n);
+      for (size_t l = 0; l < n; ++l)
+        for (int i = 0; i < 4; ++i)
+          acc[l][i] = in[first + l] * static_cast<float>(i + 1);
+      int rounds = 0;
+      for (int r = 0; r < 3; ++r) {
+        std::vector<float> tile(n);
+        for (size_t l = 0; l < n; ++l)
+          tile[l] = acc[l][0] + acc[l][3] + static_cast<float>(r);
+        for (size_t l = 0; l < n; ++l) {
+          float mirror = tile[n - 1 - l];
+          if (l % 3 == 0) {
+            acc[l][1] += mirror;
+            acc[l][2] -= static_cast<float>(r);
+          } else {
+            acc[l][3] -= mirror * 0.5f;
+          }
+          for (float &value : acc[l])
+            value *= 0.75f;
+        }
+        rounds += r + 1;
+      }
+      for (size_t l = 0; l < n; ++l) {
+        float expected =
+            acc[l][0] + acc[l][1] * 2.0f + acc[l][2] * 4.0f + acc[l][3] * 8.0f + static_cast<float>(rounds);
+        ASSERT_EQ(expected, result[first + l]) << where(geometry, first + l);
+      }
     }
   }
 }

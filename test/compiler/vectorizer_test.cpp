@@ -2,7 +2,7 @@
 // checked with FileCheck: which values stay scalar, which memory accesses
 // become vector, masked, gather/scatter or per-lane ones, how divergent
 // branches become masks, which kernels keep only the scalar form, and how
-// the entry point runs the two forms.
+// the entry point runs the two forms, also for the regions between barriers.
 #include "compiler/passes.h"
 
 #include "test_support.h"
@@ -27,7 +27,7 @@ std::string vectorize(llvm::LLVMContext &context, const std::string &source, boo
   passes.addPass(LowerGenericAddressSpacePass());
   passes.addPass(VectorizeWorkItemsPass(256));
   if (wrap)
-    passes.addPass(KernelWrapperPass());
+    passes.addPass(KernelWrapperPass(256));
   runModulePasses(*module, passes);
   return printModule(*module);
 }
@@ -239,6 +239,65 @@ CHECK: wi.x.tail:
 CHECK: wi.x.header:
 CHECK: phi i64 [ [[END]], %wi.x.tail ]
 CHECK: call void @__polymux_work_item_k(
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, BarrierRegionsKeepTheirStateFieldByFieldPerBlockOfLanes) {
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in, __local float *tile, int rounds) {
+  size_t l = get_local_id(0);
+  float x = in[get_global_id(0)];
+  for (int r = 0; r < rounds; ++r) {
+    tile[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    x += tile[get_local_size(0) - 1 - l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = x;
+}
+)",
+                                       R"(
+; x is kept per lane: the 8 lanes' copies of it are consecutive floats
+CHECK-LABEL: define internal i32 @__polymux_region1_k.v8(
+CHECK: getelementptr inbounds float, ptr {{%[0-9]+}}, <8 x i64> <i64 0, i64 1, i64 2, i64 3, i64 4, i64 5, i64 6, i64 7>
+CHECK: load <8 x float>, ptr
+CHECK: store <8 x float>
+CHECK: ret i32 2
+; r, the same in every lane, is kept once: lane 0's copy
+CHECK-LABEL: define internal i32 @__polymux_region2_k.v8(
+CHECK: load i32, ptr %wi.state
+CHECK: store i32 {{.*}}, ptr %wi.state
+; the entry runs the vector forms for full blocks of 8 work-items
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK: lanes.end
+CHECK: call i32 @__polymux_region0_k.v8(
+CHECK: ret void
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, BarrierRegionsWithSpinLocksKeepTheScalarForm) {
+  // Packed into one vector, the lane holding the lock would wait, masked,
+  // for the lanes spinning on it.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global int *counter, volatile __local int *lock) {
+  if (get_local_id(0) == 0)
+    *lock = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  while (atomic_cmpxchg(lock, 0, 1) != 0)
+    ;
+  *counter += 1;
+  atomic_xchg(lock, 0);
+}
+)",
+                                       R"(
+CHECK-NOT: define {{.*}}.v8(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK-NOT: lanes.end
+CHECK: ret void
 )",
                                        /*wrap=*/true);
   EXPECT_TRUE(result.empty()) << result;

@@ -29,6 +29,7 @@
 #include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
+#include "vectorize_work_item.h"
 #include "work_group_info_fields.h"
 
 #include "llvm/IR/Constants.h"
@@ -98,26 +99,51 @@ Loop openLoop(llvm::IRBuilder<> &builder, llvm::Value *bound, llvm::BasicBlock *
   return {index, body, latch};
 }
 
-/// Runs `region` for every work-item of the group, from the builder's
-/// position to `exit`; each work-item's result goes to `next`.
-void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::ArrayRef<llvm::Value *> arguments,
-                     llvm::Value *info, const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase,
-                     uint64_t stateStride, llvm::Value *next, llvm::BasicBlock *exit) {
-  Loop z = openLoop(builder, localSize[2], exit, "wi.z");
-  Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
-  Loop x = openLoop(builder, localSize[0], y.latch, "wi.x");
-  llvm::Value *state = stateBase;
-  if (stateStride) {
-    llvm::Value *row = builder.CreateNUWAdd(builder.CreateNUWMul(z.index, localSize[1]), y.index);
-    llvm::Value *linear = builder.CreateNUWAdd(builder.CreateNUWMul(row, localSize[0]), x.index, "local.linear");
-    state = builder.CreateInBoundsGEP(builder.getInt8Ty(), stateBase,
-                                      builder.CreateNUWMul(linear, builder.getInt64(stateStride)), "wi.state");
-  }
+/// The per-work-item state of the work-item with local ids x, y, z.
+llvm::Value *workItemState(llvm::IRBuilder<> &builder, const std::array<llvm::Value *, 3> &localSize, llvm::Value *x,
+                           llvm::Value *y, llvm::Value *z, llvm::Value *stateBase, uint64_t stateStride) {
+  if (!stateStride)
+    return stateBase;
+  llvm::Value *row = builder.CreateNUWAdd(builder.CreateNUWMul(z, localSize[1]), y);
+  llvm::Value *linear = builder.CreateNUWAdd(builder.CreateNUWMul(row, localSize[0]), x, "local.linear");
+  return builder.CreateInBoundsGEP(builder.getInt8Ty(), stateBase,
+                                   builder.CreateNUWMul(linear, builder.getInt64(stateStride)), "wi.state");
+}
+
+/// Calls `region` for the work-item (or, for a vector form, the lanes
+/// starting at the work-item) x, y, z and stores where it stopped to `next`.
+void emitRegionCall(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::ArrayRef<llvm::Value *> arguments,
+                    llvm::Value *info, const std::array<llvm::Value *, 3> &localSize, llvm::Value *x, llvm::Value *y,
+                    llvm::Value *z, llvm::Value *stateBase, uint64_t stateStride, llvm::Value *next) {
   llvm::SmallVector<llvm::Value *, 16> callArguments(arguments);
-  callArguments.append({info, x.index, y.index, z.index, state});
+  callArguments.append({info, x, y, z, workItemState(builder, localSize, x, y, z, stateBase, stateStride)});
   llvm::CallInst *call = builder.CreateCall(&region, callArguments, "next.region");
   call->setCallingConv(region.getCallingConv());
   builder.CreateStore(call, next);
+}
+
+/// Runs `region` for every work-item of the group, from the builder's
+/// position to `exit`; each work-item's result goes to `next`. With a
+/// vector form, full groups of its width along x run through it.
+void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, const VectorForm &vectorForm,
+                     llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *info,
+                     const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase, uint64_t stateStride,
+                     llvm::Value *next, llvm::BasicBlock *exit) {
+  Loop z = openLoop(builder, localSize[2], exit, "wi.z");
+  Loop y = openLoop(builder, localSize[1], z.latch, "wi.y");
+  llvm::Value *tailStart = nullptr;
+  if (vectorForm.function) {
+    tailStart = builder.CreateAnd(localSize[0], ~uint64_t(vectorForm.width - 1), "lanes.end");
+    auto *tail =
+        llvm::BasicBlock::Create(builder.getContext(), "wi.x.tail", builder.GetInsertBlock()->getParent(), y.latch);
+    Loop lanes = openLoop(builder, tailStart, tail, "wi.x.lanes", nullptr, vectorForm.width);
+    emitRegionCall(builder, *vectorForm.function, arguments, info, localSize, lanes.index, y.index, z.index, stateBase,
+                   stateStride, next);
+    builder.CreateBr(lanes.latch);
+    builder.SetInsertPoint(tail);
+  }
+  Loop x = openLoop(builder, localSize[0], y.latch, "wi.x", tailStart);
+  emitRegionCall(builder, region, arguments, info, localSize, x.index, y.index, z.index, stateBase, stateStride, next);
   builder.CreateBr(x.latch);
 }
 
@@ -234,7 +260,8 @@ void emitWorkItemCall(llvm::IRBuilder<> &builder, llvm::Function &workItem, llvm
   call->setCallingConv(workItem.getCallingConv());
 }
 
-void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
+/// `vectorForms`: each region's vector form (none: all scalar).
+void emitEntry(llvm::Function &workItem, const BarrierRegions &regions, llvm::ArrayRef<VectorForm> vectorForms) {
   llvm::Module &module = *workItem.getParent();
   llvm::LLVMContext &context = module.getContext();
   std::string kernelName = workItem.getFnAttribute(kWorkItemAttribute).getValueAsString().str();
@@ -315,7 +342,8 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions) {
       else
         dispatch->addCase(builder.getInt32(index), block);
       builder.SetInsertPoint(block);
-      emitRegionLoops(builder, *region, arguments, info, localSize, stateBase, regions.stateStride, next, advance);
+      emitRegionLoops(builder, *region, vectorForms.empty() ? VectorForm{} : vectorForms[index], arguments, info,
+                      localSize, stateBase, regions.stateStride, next, advance);
     }
   }
   builder.SetInsertPoint(exit);
@@ -341,16 +369,23 @@ llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::Modul
       analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
   llvm::SmallVector<llvm::Function *, 8> workItems = workItemFunctions(module);
   for (llvm::Function *workItem : workItems) {
+    bool scalarOnly = keepsScalarForm(*workItem);
     llvm::Expected<BarrierRegions> regions = splitAtBarriers(*workItem, functionAnalyses);
     if (!regions) {
       replaceWithError(*workItem, llvm::toString(regions.takeError()));
-      emitEntry(*workItem, {});
+      emitEntry(*workItem, {}, {});
       continue;
     }
-    emitEntry(*workItem, *regions);
+    llvm::SmallVector<VectorForm, 4> vectorForms;
+    if (vectorBits && !scalarOnly && !regions->hasSubGroupBarriers())
+      vectorForms = vectorizeRegions(regions->functions, regions->stateStride != 0, vectorBits, functionAnalyses);
+    emitEntry(*workItem, *regions, vectorForms);
     if (!regions->functions.empty())
       workItem->eraseFromParent();
   }
+  for (llvm::Function *marker : {anyLaneFunction(module), laneIndexFunction(module)})
+    if (marker->use_empty())
+      marker->eraseFromParent();
   // The barriers are gone from the work-item functions.
   for (llvm::Function &function : llvm::make_early_inc_range(module))
     if (function.isDeclaration() && function.use_empty() && isBarrierFunction(function.getName()))

@@ -1,10 +1,14 @@
 // The work-item vectoriser's driver (VectorizeWorkItemsPass in
-// compiler/passes.h): decides which work-item functions to vectorise and at
-// which width, prepares a copy of each (simplified, one return block),
-// linearises its divergent branches, widens it and keeps the result when it
-// pays.
+// compiler/passes.h, and vectorizeRegions for the barrier regions that
+// KernelWrapperPass cuts): decides which functions to vectorise and at
+// which width, prepares a copy of each (simplified, one return block; for
+// a region, its barrier state promoted to registers), linearises its
+// divergent branches, widens it and keeps the result when it pays.
+#include "vectorize_work_item.h"
+
 #include "compiler/passes.h"
 #include "linearize_divergence.h"
+#include "promote_pointer_fields.h"
 #include "widen_work_item.h"
 #include "work_item_uniformity.h"
 
@@ -15,11 +19,15 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
+
+#include <set>
 
 namespace compiler {
 namespace {
@@ -34,17 +42,17 @@ constexpr unsigned kMaxInlinedInstructions = 20000;
 /// Loops small enough to run several registers' worth of lanes in one call.
 constexpr unsigned kMaxInterleavedLoopInstructions = 256;
 constexpr unsigned kInterleavedRegisters = 4;
+constexpr unsigned kMaxChainsToInterleave = 2;
+/// The alignment a field of a block of lanes' barrier states may assume:
+/// its element's own (each block starts at a multiple of the per-work-item
+/// state size, itself a multiple of every field's alignment).
+constexpr uint64_t kMaxStateFieldAlignment = 16;
+/// Rounds of finding the barrier state's varying fields before giving up.
+constexpr size_t kMaxStateRounds = 8;
 
 void discard(llvm::Function *function, llvm::FunctionAnalysisManager &analyses) {
   analyses.clear(*function, function->getName());
   function->eraseFromParent();
-}
-
-/// Whether `workItem` keeps only its scalar form whatever its code: built
-/// with debug information (a debugger steps one work-item at a time), or
-/// calling printf (whose output keeps the order of work-items).
-bool keepsScalarForm(const llvm::Function &workItem) {
-  return workItem.getSubprogram() || workItem.hasFnAttribute(kUsesPrintfAttribute);
 }
 
 /// Whether `function` synchronises work-items (barriers; work-group
@@ -87,9 +95,13 @@ unsigned registersPerValue(llvm::Function &function, const WorkItemUniformity &u
       size += block->size();
     if (size > kMaxInterleavedLoopInstructions)
       continue;
+    unsigned chains = 0;
     for (llvm::PHINode &phi : loop->getHeader()->phis())
       if (uniformity.isVarying(&phi) && (phi.getType()->isFloatingPointTy() || phi.getType()->isIntegerTy()))
-        return kInterleavedRegisters;
+        ++chains;
+    // A loop that carries many values has independent chains already.
+    if (chains > 0 && chains <= kMaxChainsToInterleave)
+      return kInterleavedRegisters;
   }
   return 1;
 }
@@ -151,53 +163,203 @@ llvm::Function *prepareCopy(llvm::Function &workItem, llvm::FunctionAnalysisMana
   return copy;
 }
 
-/// Adds the vector form of `workItem` when it pays; returns whether it did.
-bool vectorize(llvm::Function &workItem, unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
-  if (keepsScalarForm(workItem) || hasBarriersOrIndirectCalls(workItem))
-    return false;
-  llvm::Function *input = prepareCopy(workItem, analyses);
-  if (!input)
-    return false;
-  if (hasBarriersOrIndirectCalls(*input)) { // from an inlined builtin
-    discard(input, analyses);
-    return false;
+/// Prepares the copy of a barrier region whose barrier state is `state`
+/// for `width` lanes: small loops are unrolled so that private arrays in the
+/// state are indexed by constants, then every field of the state becomes a
+/// register, loaded on entry and stored on return in the lanes' block
+/// (RegionLanes): at each lane's own copy for the fields at the byte offsets
+/// in `varyingFields`, at lane 0's copy for the others, which hold the same
+/// value in every lane. False when a field cannot be promoted.
+bool promoteState(llvm::Function &input, llvm::Argument &state, unsigned width, const std::set<int64_t> &varyingFields,
+                  llvm::FunctionAnalysisManager &analyses) {
+  {
+    llvm::FunctionPassManager passes;
+    passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopFullUnrollPass(/*OptLevel=*/3)));
+    passes.addPass(llvm::InstCombinePass());
+    passes.run(input, analyses);
   }
-  llvm::Argument *laneId = input->getArg(input->arg_size() - 3);
+  llvm::Function *laneIndex = laneIndexFunction(*input.getParent());
+  auto fieldAddress = [&](llvm::IRBuilder<> &builder, int64_t offset, llvm::Type *type) -> llvm::Value * {
+    llvm::Value *lanes = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), &state, offset * width);
+    if (!varyingFields.contains(offset))
+      return lanes;
+    return builder.CreateInBoundsGEP(type, lanes, builder.CreateCall(laneIndex));
+  };
+  if (!promotePointerFields(input, state, fieldAddress, llvm::Align(kMaxStateFieldAlignment)))
+    return false;
+  llvm::FunctionPassManager passes;
+  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  passes.addPass(llvm::EarlyCSEPass());
+  passes.addPass(llvm::SimplifyCFGPass());
+  passes.addPass(llvm::UnifyFunctionExitNodesPass());
+  passes.addPass(llvm::LoopSimplifyPass());
+  passes.run(input, analyses);
+  return true;
+}
+
+/// Adds to `varyingFields` the fields of `state` that `input` (promoted
+/// with the others at lane 0's copy) stores a value to that may differ
+/// between lanes: a varying value, or any value in a function with
+/// divergent branches (whose joins the analysis alone does not see).
+void findVaryingFields(llvm::Function &input, llvm::Argument &state, llvm::Argument &laneId, unsigned width,
+                       std::set<int64_t> &varyingFields) {
+  WorkItemUniformity uniformity(input, &laneId);
+  bool divergent =
+      llvm::any_of(input, [&](llvm::BasicBlock &block) { return uniformity.isDivergent(block.getTerminator()); });
+  const llvm::DataLayout &layout = input.getDataLayout();
+  for (llvm::Instruction &instruction : llvm::instructions(input)) {
+    auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+    if (!store)
+      continue;
+    llvm::APInt offset(64, 0);
+    if (store->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, /*AllowNonInbounds=*/true) !=
+        &state)
+      continue;
+    if (divergent || uniformity.isVarying(store->getValueOperand()))
+      varyingFields.insert(offset.getSExtValue() / width);
+  }
+}
+
+/// Whether `function` has an atomic operation inside a loop: a spin lock or
+/// a compare-exchange retry loop, whose lanes would wait for each other
+/// forever once packed into one vector (the lane holding the lock waits,
+/// masked, for the lanes spinning on it).
+bool hasAtomicsInLoops(llvm::Function &function) {
+  llvm::DominatorTree dominators(function);
+  llvm::LoopInfo loops(dominators);
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (instruction.isAtomic() && loops.getLoopFor(instruction.getParent()))
+      return true;
+  return false;
+}
+
+/// Linearises and widens `input` (a prepared copy, discarded afterwards)
+/// at `width` lanes, or at the width its code suggests when 0.
+VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned width, unsigned vectorBits,
+                     const llvm::Twine &name, llvm::FunctionAnalysisManager &analyses) {
+  llvm::Argument *laneId = input->getArg(laneIdArgument);
+  bool chosenWidth = width == 0;
   auto result = [&]() -> llvm::Expected<WidenedWorkItem> {
     WorkItemUniformity uniformity(*input, laneId);
     llvm::Expected<BlockMasks> masks = linearizeDivergentControlFlow(*input, uniformity);
     if (!masks)
       return masks.takeError();
-    unsigned width = vectorBits / widestVaryingFloatBits(*input, uniformity) * registersPerValue(*input, uniformity);
-    if (width < 2 || laneId->use_empty() || privateBytes(*input) * width > kMaxVectorPrivateBytes)
+    if (chosenWidth) {
+      width = vectorBits / widestVaryingFloatBits(*input, uniformity) * registersPerValue(*input, uniformity);
+      if (width < 2 || laneId->use_empty())
+        return WidenedWorkItem{};
+    }
+    if (privateBytes(*input) * width > kMaxVectorPrivateBytes)
       return WidenedWorkItem{};
-    return widenWorkItem(*input, *laneId, uniformity, *masks, width, workItem.getName() + ".v" + llvm::Twine(width));
+    return widenWorkItem(*input, *laneId, uniformity, *masks, width, name + ".v" + llvm::Twine(width));
   }();
   discard(input, analyses);
   if (!result) {
     llvm::consumeError(result.takeError());
-    return false;
+    return {};
   }
   llvm::Function *vector = result->function;
   if (!vector)
-    return false;
-  // Most of the work per lane would leave little to gain over the scalar
-  // loop, which LLVM's loop vectoriser may still vectorise; code written
-  // with vector types is SIMD code already, better run as it is than lane
-  // by lane. Invalid IR would be a vectoriser bug: the scalar form is right.
-  if (result->vectorInstructions <= result->scalarizedInstructions || result->scalarizedVectorInstructions > 0 ||
-      llvm::verifyFunction(*vector)) {
+    return {};
+  // Code written with vector types is SIMD code already, better run as it
+  // is than lane by lane; invalid IR would be a vectoriser bug: the scalar
+  // form is right. Most of the work per lane would leave little to gain
+  // over the scalar loop, which LLVM's loop vectoriser may still vectorise
+  // (regions are weighed together by vectorizeRegions).
+  if (result->scalarizedVectorInstructions > 0 || llvm::verifyFunction(*vector) ||
+      (chosenWidth && result->vectorInstructions <= result->scalarizedInstructions)) {
     vector->eraseFromParent();
-    return false;
+    return {};
   }
-  vector->removeFnAttr(kWorkItemAttribute);
   vector->addFnAttr("min-legal-vector-width", std::to_string(vectorBits));
-  workItem.addFnAttr(kVectorFormAttribute, vector->getName());
-  workItem.addFnAttr(kVectorWidthAttribute, std::to_string(result->width));
+  return *result;
+}
+
+/// Adds the vector form of `workItem` when it pays; returns whether it did.
+bool vectorize(llvm::Function &workItem, unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
+  if (keepsScalarForm(workItem))
+    return false;
+  VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, analyses);
+  if (!form.function)
+    return false;
+  form.function->removeFnAttr(kWorkItemAttribute);
+  workItem.addFnAttr(kVectorFormAttribute, form.function->getName());
+  workItem.addFnAttr(kVectorWidthAttribute, std::to_string(form.width));
   return true;
 }
 
 } // namespace
+
+bool keepsScalarForm(const llvm::Function &workItem) {
+  return workItem.getSubprogram() || workItem.hasFnAttribute(kUsesPrintfAttribute);
+}
+
+VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, unsigned vectorBits,
+                             llvm::FunctionAnalysisManager &analyses) {
+  if (vectorBits == 0 || hasBarriersOrIndirectCalls(scalar))
+    return {};
+  llvm::Function *input = prepareCopy(scalar, analyses);
+  if (!input)
+    return {};
+  if (hasBarriersOrIndirectCalls(*input)) { // from an inlined builtin
+    discard(input, analyses);
+    return {};
+  }
+  return widenCopy(input, laneIdArgument, 0, vectorBits, scalar.getName(), analyses);
+}
+
+llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
+                                                  unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
+  const unsigned width = vectorBits / 32;
+  if (width < 2)
+    return {};
+  // Which fields hold different values in different lanes: none at first,
+  // then those a region stores a varying value to, until no region does.
+  std::set<int64_t> varyingFields;
+  llvm::SmallVector<llvm::Function *, 4> copies;
+  auto discardCopies = [&] {
+    for (llvm::Function *copy : copies)
+      discard(copy, analyses);
+    copies.clear();
+  };
+  for (size_t round = 0;; ++round) {
+    for (llvm::Function *region : regions) {
+      llvm::Function *copy = hasBarriersOrIndirectCalls(*region) ? nullptr : prepareCopy(*region, analyses);
+      if (copy)
+        copies.push_back(copy);
+      if (!copy || hasBarriersOrIndirectCalls(*copy) || hasAtomicsInLoops(*copy) ||
+          (keepsState && !promoteState(*copy, *copy->getArg(copy->arg_size() - 1), width, varyingFields, analyses))) {
+        discardCopies();
+        return {};
+      }
+    }
+    if (!keepsState)
+      break;
+    size_t known = varyingFields.size();
+    for (llvm::Function *copy : copies)
+      findVaryingFields(*copy, *copy->getArg(copy->arg_size() - 1), *copy->getArg(copy->arg_size() - 4), width,
+                        varyingFields);
+    if (varyingFields.size() == known)
+      break;
+    discardCopies();
+    if (round == kMaxStateRounds)
+      return {};
+  }
+  llvm::SmallVector<VectorForm, 4> forms;
+  unsigned vectorInstructions = 0, scalarizedInstructions = 0;
+  for (auto [region, copy] : llvm::zip(regions, copies)) {
+    forms.push_back(widenCopy(copy, copy->arg_size() - 4, width, vectorBits, region->getName(), analyses));
+    vectorInstructions += forms.back().vectorInstructions;
+    scalarizedInstructions += forms.back().scalarizedInstructions;
+  }
+  bool complete = llvm::all_of(forms, [](const VectorForm &form) { return form.function != nullptr; });
+  if (complete && vectorInstructions > scalarizedInstructions)
+    return forms;
+  for (VectorForm &form : forms)
+    if (form.function)
+      form.function->eraseFromParent();
+  return {};
+}
 
 llvm::PreservedAnalyses VectorizeWorkItemsPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses) {
   if (vectorBits == 0)

@@ -249,6 +249,13 @@ private:
       visitPhi(*phi);
       return llvm::Error::success();
     }
+    if (isLaneIndexCall(&instruction)) {
+      llvm::SmallVector<llvm::Constant *, 16> indices;
+      for (unsigned i = 0; i < width_; ++i)
+        indices.push_back(builder_.getInt64(i));
+      vectors_[&instruction] = llvm::ConstantVector::get(indices);
+      return llvm::Error::success();
+    }
     if (isAnyLaneCall(&instruction)) {
       llvm::Value *any = builder_.CreateOrReduce(packed(llvm::cast<llvm::CallInst>(instruction).getArgOperand(0)));
       scalars_[&instruction] = any;

@@ -20,6 +20,7 @@ namespace compiler {
 
 namespace {
 constexpr const char *kAnyLaneName = "__polymux_any_lane";
+constexpr const char *kLaneIndexName = "__polymux_lane_index";
 } // namespace
 
 llvm::Function *anyLaneFunction(llvm::Module &module) {
@@ -37,13 +38,28 @@ bool isAnyLaneCall(const llvm::Value *value) {
   return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kAnyLaneName;
 }
 
+llvm::Function *laneIndexFunction(llvm::Module &module) {
+  llvm::FunctionCallee callee = module.getOrInsertFunction(
+      kLaneIndexName, llvm::FunctionType::get(llvm::Type::getInt64Ty(module.getContext()), false));
+  auto *function = llvm::cast<llvm::Function>(callee.getCallee());
+  function->setDoesNotAccessMemory();
+  function->setDoesNotThrow();
+  return function;
+}
+
+bool isLaneIndexCall(const llvm::Value *value) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kLaneIndexName;
+}
+
 WorkItemUniformity::WorkItemUniformity(llvm::Function &function, llvm::Value *laneId)
     : function_(function), laneId_(laneId) {
   recompute();
 }
 
 bool WorkItemUniformity::producesVaryingResult(const llvm::Instruction &instruction) const {
-  if (llvm::isa<llvm::AllocaInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(instruction))
+  if (llvm::isa<llvm::AllocaInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(instruction) ||
+      isLaneIndexCall(&instruction))
     return true;
   if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
     return !call->getType()->isVoidTy() && call->mayWriteToMemory();
@@ -139,6 +155,8 @@ std::optional<int64_t> WorkItemUniformity::phiStride(llvm::PHINode &phi) {
 
 std::optional<int64_t> WorkItemUniformity::computeStride(llvm::Value *value) {
   if (value == laneId_)
+    return 1;
+  if (isLaneIndexCall(value))
     return 1;
   auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
   if (!instruction)

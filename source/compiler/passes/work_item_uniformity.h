@@ -19,6 +19,12 @@ namespace compiler {
 llvm::Function *anyLaneFunction(llvm::Module &module);
 bool isAnyLaneCall(const llvm::Value *value);
 
+/// `i64 @__polymux_lane_index()`: the lane's position in the vector, 0 to
+/// width - 1 (varying, step 1). Only the vectoriser's own input uses it:
+/// a barrier region's state addresses its lanes' copies of a field with it.
+llvm::Function *laneIndexFunction(llvm::Module &module);
+bool isLaneIndexCall(const llvm::Value *value);
+
 class WorkItemUniformity {
 public:
   /// Analyses `function`, whose argument `laneId` is the local id that

@@ -206,7 +206,14 @@ struct LowerGenericAddressSpacePass : llvm::PassInfoMixin<LowerGenericAddressSpa
 /// on entries of kernels with barriers); values computed only from the
 /// arguments are recomputed instead. No barrier call remains.
 struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
+  /// With `vectorBits`, the barrier regions of kernels without sub-group
+  /// barriers are vectorised across work-items too (vectorizeRegions in
+  /// passes/vectorize_work_item.h: one width for all regions, the barrier
+  /// state of a block of lanes kept field by field), and each region runs
+  /// its vector forms for the full blocks of lanes along x.
+  explicit KernelWrapperPass(unsigned vectorBits = 0) : vectorBits(vectorBits) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  unsigned vectorBits;
 };
 
 /// String attributes VectorizeWorkItemsPass leaves on a work-item function
