@@ -244,6 +244,29 @@ CHECK: call void @__polymux_work_item_k(
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, SpinLocksKeepTheScalarForm) {
+  // However much else the kernel does: packed into one vector, the lane
+  // holding the lock would wait, masked, for the lanes spinning on it.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const float *in, volatile __global int *lock, __global float *total) {
+  size_t i = get_global_id(0);
+#define STEP x = x * x * 0.5f + 1.0f;
+  float x = in[i];
+  STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP STEP
+  out[i] = x;
+  while (atomic_cmpxchg(lock, 0, 1) != 0)
+    ;
+  *total += x;
+  atomic_xchg(lock, 0);
+}
+)",
+                                       R"(
+CHECK: define {{.*}}@__polymux_work_item_k(
+CHECK-NOT: define {{.*}}@__polymux_work_item_k.v
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, BarrierRegionsKeepTheirStateFieldByFieldPerBlockOfLanes) {
   std::string result = checkVectorized(R"(
 __kernel void k(__global float *out, __global const float *in, __local float *tile, int rounds) {

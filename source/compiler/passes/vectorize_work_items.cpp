@@ -301,7 +301,7 @@ VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, un
   llvm::Function *input = prepareCopy(scalar, analyses);
   if (!input)
     return {};
-  if (hasBarriersOrIndirectCalls(*input)) { // from an inlined builtin
+  if (hasBarriersOrIndirectCalls(*input) || hasAtomicsInLoops(*input)) { // barriers from an inlined builtin
     discard(input, analyses);
     return {};
   }
