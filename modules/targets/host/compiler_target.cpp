@@ -3,14 +3,13 @@
 #include "compiler/cpu_capabilities.h"
 #include "compiler/cpu_target.h"
 #include "executable.h"
+#include "work_item_vector_bits.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 
 // The builtins library bitcode, embedded by polymux_add_builtin_library.
 extern "C" __attribute__((visibility("hidden"))) const char polymux_builtins_host_begin[];
@@ -27,19 +26,6 @@ std::string hostFeatureString() {
   return llvm::join(features, ",");
 }
 
-/// Bits of the widest vector registers the CPU has for floating-point work;
-/// 0 when POLYMUX_VECTORIZE=0 asks for the scalar work-item loops.
-unsigned hostVectorBits() {
-  if (const char *setting = std::getenv("POLYMUX_VECTORIZE"); setting && std::string_view(setting) == "0")
-    return 0;
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx2"))
-    return 256;
-  return 128;
-}
-
 } // namespace
 
 std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info) {
@@ -48,7 +34,7 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.triple = llvm::sys::getProcessTriple();
   config.cpu = llvm::sys::getHostCPUName().str();
   config.features = hostFeatureString();
-  config.vectorBits = hostVectorBits();
+  config.vectorBits = workItemVectorBits();
   config.subGroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.front();
   config.maxWorkGroupSize = info.maxWorkGroupSize;
   config.extensions = compiler::clExtensionsFor(info);

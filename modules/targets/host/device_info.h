@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mux/device_info.h"
+#include "work_item_vector_bits.h"
 
 namespace host {
 
