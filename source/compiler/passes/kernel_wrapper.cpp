@@ -165,10 +165,7 @@ void emitPerWorkItemRegions(llvm::IRBuilder<> &builder, const BarrierRegions &re
     Loop z = openLoop(builder, localSize[2], loopExit, (name + ".z").str());
     Loop y = openLoop(builder, localSize[1], z.latch, (name + ".y").str());
     Loop x = openLoop(builder, localSize[0], y.latch, (name + ".x").str());
-    llvm::Value *row = builder.CreateNUWAdd(builder.CreateNUWMul(z.index, localSize[1]), y.index);
-    llvm::Value *linear = builder.CreateNUWAdd(builder.CreateNUWMul(row, localSize[0]), x.index, "local.linear");
-    llvm::Value *state = builder.CreateInBoundsGEP(
-        builder.getInt8Ty(), stateBase, builder.CreateNUWMul(linear, builder.getInt64(stateStride)), "wi.state");
+    llvm::Value *state = workItemState(builder, localSize, x.index, y.index, z.index, stateBase, stateStride);
     llvm::Value *resume = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), state, resumeOffset, "wi.resume");
     return std::tuple{x, y, z, state, resume};
   };

@@ -21,36 +21,35 @@ namespace compiler {
 namespace {
 constexpr const char *kAnyLaneName = "__polymux_any_lane";
 constexpr const char *kLaneIndexName = "__polymux_lane_index";
+
+/// Declares the marker `name` of `type`: no memory access, no unwinding.
+llvm::Function *markerFunction(llvm::Module &module, llvm::StringRef name, llvm::FunctionType *type) {
+  auto *function = llvm::cast<llvm::Function>(module.getOrInsertFunction(name, type).getCallee());
+  function->setDoesNotAccessMemory();
+  function->setDoesNotThrow();
+  return function;
+}
+
+bool isCallTo(const llvm::Value *value, llvm::StringRef name) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == name;
+}
+
 } // namespace
 
 llvm::Function *anyLaneFunction(llvm::Module &module) {
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *i1 = llvm::Type::getInt1Ty(context);
-  llvm::FunctionCallee callee = module.getOrInsertFunction(kAnyLaneName, llvm::FunctionType::get(i1, {i1}, false));
-  auto *function = llvm::cast<llvm::Function>(callee.getCallee());
-  function->setDoesNotAccessMemory();
-  function->setDoesNotThrow();
-  return function;
+  llvm::Type *i1 = llvm::Type::getInt1Ty(module.getContext());
+  return markerFunction(module, kAnyLaneName, llvm::FunctionType::get(i1, {i1}, false));
 }
 
-bool isAnyLaneCall(const llvm::Value *value) {
-  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
-  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kAnyLaneName;
-}
+bool isAnyLaneCall(const llvm::Value *value) { return isCallTo(value, kAnyLaneName); }
 
 llvm::Function *laneIndexFunction(llvm::Module &module) {
-  llvm::FunctionCallee callee = module.getOrInsertFunction(
-      kLaneIndexName, llvm::FunctionType::get(llvm::Type::getInt64Ty(module.getContext()), false));
-  auto *function = llvm::cast<llvm::Function>(callee.getCallee());
-  function->setDoesNotAccessMemory();
-  function->setDoesNotThrow();
-  return function;
+  return markerFunction(module, kLaneIndexName,
+                        llvm::FunctionType::get(llvm::Type::getInt64Ty(module.getContext()), false));
 }
 
-bool isLaneIndexCall(const llvm::Value *value) {
-  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
-  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kLaneIndexName;
-}
+bool isLaneIndexCall(const llvm::Value *value) { return isCallTo(value, kLaneIndexName); }
 
 WorkItemUniformity::WorkItemUniformity(llvm::Function &function, llvm::Value *laneId)
     : function_(function), laneId_(laneId) {
