@@ -118,6 +118,10 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   binary.globalVariableSize = programScopeVariableBytes(module);
   if (llvm::Error error = linkBuiltinLibrary(module, builtinLibrary))
     return error;
+  LowerGroupBuiltinsPass::Options groups;
+  groups.subGroupSize = lowering.subGroupSize;
+  groups.maxWorkGroupSize = lowering.maxWorkGroupSize;
+  groups.deferSubGroupCollectives = true;
   {
     llvm::ModulePassManager passes;
     passes.addPass(GuardIntegerDivisionPass());
@@ -125,9 +129,6 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(LowerAtomicBuiltinsPass());
     passes.addPass(PrepareInliningPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-    LowerGroupBuiltinsPass::Options groups;
-    groups.subGroupSize = lowering.subGroupSize;
-    groups.maxWorkGroupSize = lowering.maxWorkGroupSize;
     passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerWorkItemBuiltinsPass());
     passes.addPass(LowerLocalVariablesPass());
@@ -153,7 +154,8 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
   }
   {
     llvm::ModulePassManager passes;
-    passes.addPass(VectorizeWorkItemsPass(lowering.vectorBits));
+    passes.addPass(VectorizeWorkItemsPass(lowering.vectorBits, lowering.subGroupSize));
+    passes.addPass(LowerSubGroupCollectiveMarkersPass(groups));
     passes.addPass(KernelWrapperPass(lowering.vectorBits));
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     runModulePasses(module, passes);

@@ -15,20 +15,10 @@ namespace {
 /// Compiles with the atomic order and scope features the host reports.
 std::unique_ptr<llvm::Module> compileC11(llvm::LLVMContext &context, std::string_view source,
                                          std::string_view options = "-cl-std=CL3.0") {
-  auto parsed = parseBuildOptions(options, OptionsUse::Build);
-  EXPECT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
-  FrontendConfig config = hostFrontendConfig();
-  for (const char *feature :
-       {"cl_khr_int64_extended_atomics", "__opencl_c_generic_address_space", "__opencl_c_atomic_order_acq_rel",
-        "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
-    config.extensions.push_back(feature);
-  std::string log;
-  auto module = compileOpenCLC(context, source, *parsed, {}, config, log);
-  if (!module) {
-    ADD_FAILURE() << llvm::toString(module.takeError()) << "\n" << log;
-    return nullptr;
-  }
-  return std::move(*module);
+  return compileForHostWith(context, source, options,
+                            {"cl_khr_int64_extended_atomics", "__opencl_c_generic_address_space",
+                             "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+                             "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"});
 }
 
 /// Lowers the atomics and inlines them into the kernels; `simplify` folds

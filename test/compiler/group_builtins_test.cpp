@@ -16,22 +16,6 @@
 namespace compiler::test {
 namespace {
 
-/// Compiles OpenCL C 3.0 with the collective and sub-group features on.
-std::unique_ptr<llvm::Module> compileWithGroups(llvm::LLVMContext &context, std::string_view source) {
-  auto parsed = parseBuildOptions("-cl-std=CL3.0", OptionsUse::Build);
-  EXPECT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
-  FrontendConfig config = hostFrontendConfig();
-  config.extensions.insert(config.extensions.end(),
-                           {"cl_khr_subgroups", "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"});
-  std::string log;
-  auto module = compileOpenCLC(context, source, *parsed, {}, config, log);
-  if (!module) {
-    ADD_FAILURE() << llvm::toString(module.takeError()) << "\n" << log;
-    return nullptr;
-  }
-  return std::move(*module);
-}
-
 void lowerGroups(llvm::Module &module) {
   llvm::ModulePassManager passes;
   passes.addPass(PrepareInliningPass());
@@ -53,7 +37,7 @@ unsigned countCalls(const llvm::Function &function, llvm::StringRef callee) {
 
 TEST(GroupBuiltins, CollectivesBecomeScratchBarriersAndOneLoop) {
   llvm::LLVMContext context;
-  auto module = compileWithGroups(context, R"(
+  auto module = compileWithGroupFunctions(context, R"(
 long helper(long x) { return work_group_scan_exclusive_max(x); }
 __kernel void k(__global long *out, __global int *flags) {
   size_t g = get_global_id(0);
@@ -96,7 +80,7 @@ CHECK: ret void
 
 TEST(GroupBuiltins, SubGroupQueriesFollowTheLocalLinearId) {
   llvm::LLVMContext context;
-  auto module = compileWithGroups(context, R"(
+  auto module = compileWithGroupFunctions(context, R"(
 __kernel void q(__global uint *out) {
   out[0] = get_sub_group_size();
   out[1] = get_max_sub_group_size();
@@ -146,7 +130,7 @@ CHECK: ret void
 
 TEST(GroupBuiltins, SubGroupReductionsFoldTheirOwnSlotsIntoOwnResults) {
   llvm::LLVMContext context;
-  auto module = compileWithGroups(context, R"(
+  auto module = compileWithGroupFunctions(context, R"(
 __kernel void r(__global int *p) { p[get_global_id(0)] = sub_group_reduce_add(p[get_global_id(0)]); }
 )");
   ASSERT_TRUE(module);
@@ -171,9 +155,63 @@ CHECK: ret void
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(GroupBuiltins, DeferredSubGroupCollectivesAreMarkersUntilLowered) {
+  const char *source = R"(
+__kernel void d(__global float *p, __global int *q) {
+  size_t i = get_global_id(0);
+  p[i] = sub_group_reduce_max(p[i]) + sub_group_scan_exclusive_add(p[i]) + sub_group_broadcast(p[i], 2u);
+  q[i] = sub_group_all(q[i]) + work_group_reduce_add(q[i]);
+}
+)";
+  llvm::LLVMContext context;
+  auto direct = compileWithGroupFunctions(context, source);
+  auto deferred = compileWithGroupFunctions(context, source);
+  ASSERT_TRUE(direct && deferred);
+  lowerGroups(*direct);
+  LowerGroupBuiltinsPass::Options options;
+  options.subGroupSize = 8;
+  options.deferSubGroupCollectives = true;
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(PrepareInliningPass());
+    passes.addPass(llvm::AlwaysInlinerPass(false));
+    passes.addPass(LowerGroupBuiltinsPass(options));
+    runModulePasses(*deferred, passes);
+  }
+  // The sub-group collectives wait as markers with the scratch, the local
+  // linear id and the work-group size; the work-group one is lowered.
+  std::string result = runFileCheck(printModule(*deferred), R"(
+CHECK-LABEL: define {{.*}}void @d(
+CHECK: call float @__polymux_sub_group_collective._Z20sub_group_reduce_maxf(float {{%.*}}, ptr @__polymux_group_scratch.d, i64 {{%.*}}, i64 {{%.*}}) #[[MARKER:[0-9]+]]
+CHECK: call float @__polymux_sub_group_collective._Z28sub_group_scan_exclusive_addf(
+CHECK: call float @__polymux_sub_group_collective._Z19sub_group_broadcastfj(float {{%.*}}, i32 2, ptr @__polymux_group_scratch.d,
+CHECK: call i32 @__polymux_sub_group_collective._Z13sub_group_alli(
+CHECK: call void @_Z7barrierj(i32 1)
+CHECK-NOT: call void @_Z17sub_group_barrierj
+CHECK: ret void
+CHECK: attributes #[[MARKER]] = { convergent }
+)");
+  EXPECT_TRUE(result.empty()) << result;
+  // Lowered afterwards, they are what the direct lowering gives.
+  {
+    llvm::ModulePassManager passes;
+    passes.addPass(LowerSubGroupCollectiveMarkersPass(options));
+    runModulePasses(*deferred, passes);
+  }
+  llvm::Function *kernel = deferred->getFunction("d");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(countCalls(*kernel, "_Z17sub_group_barrierj"),
+            countCalls(*direct->getFunction("d"), "_Z17sub_group_barrierj"));
+  EXPECT_EQ(countCalls(*kernel, "_Z17sub_group_barrierj"), 8u);
+  EXPECT_EQ(countCalls(*kernel, "_Z7barrierj"), 2u);
+  for (llvm::Function &function : *deferred)
+    EXPECT_FALSE(function.getName().starts_with("__polymux_sub_group_collective")) << function.getName().str();
+  EXPECT_EQ(printModule(*deferred).find("__polymux_sub_group_collective"), std::string::npos);
+}
+
 TEST(GroupBuiltins, ScratchIsLocalMemorySizedByTheWidestType) {
   llvm::LLVMContext context;
-  auto module = compileWithGroups(context, R"(
+  auto module = compileWithGroupFunctions(context, R"(
 __kernel void ints(__global int *p) { p[0] = work_group_reduce_min(p[0]) + sub_group_scan_inclusive_max(p[1]); }
 __kernel void doubles(__global double *p) { p[0] = work_group_broadcast(p[0], 1, 0) + work_group_reduce_add((int)p[1]); }
 __kernel void votes(__global int *p) { p[0] = work_group_all(p[0]); }
@@ -194,7 +232,7 @@ __kernel void none(__global int *p) { p[0] = 1; }
 TEST(GroupBuiltins, OtherTypesAndFormsStayUnresolved) {
   llvm::LLVMContext context;
   // A user function that merely shares a prefix is left alone.
-  auto module = compileWithGroups(context, R"(
+  auto module = compileWithGroupFunctions(context, R"(
 int work_group_reduce_mul(int x) { return x * 2; }
 __kernel void k(__global int *p) { p[0] = work_group_reduce_mul(p[0]); }
 )");

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -44,18 +45,34 @@ inline FrontendConfig hostFrontendConfig() {
   return config;
 }
 
-/// Compiles OpenCL C for the host triple, failing the test on errors.
-inline std::unique_ptr<llvm::Module> compileForHost(llvm::LLVMContext &context, std::string_view source,
-                                                    std::string_view options = "") {
+/// Compiles OpenCL C for the host triple with `features` (extensions and
+/// OpenCL C features) on top of the host's, failing the test on errors.
+inline std::unique_ptr<llvm::Module> compileForHostWith(llvm::LLVMContext &context, std::string_view source,
+                                                        std::string_view options,
+                                                        std::initializer_list<const char *> features) {
   auto parsed = parseBuildOptions(options, OptionsUse::Build);
   EXPECT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  FrontendConfig config = hostFrontendConfig();
+  config.extensions.insert(config.extensions.end(), features.begin(), features.end());
   std::string log;
-  auto module = compileOpenCLC(context, source, *parsed, {}, hostFrontendConfig(), log);
+  auto module = compileOpenCLC(context, source, *parsed, {}, config, log);
   if (!module) {
     ADD_FAILURE() << llvm::toString(module.takeError()) << "\n" << log;
     return nullptr;
   }
   return std::move(*module);
+}
+
+/// Compiles OpenCL C for the host triple, failing the test on errors.
+inline std::unique_ptr<llvm::Module> compileForHost(llvm::LLVMContext &context, std::string_view source,
+                                                    std::string_view options = "") {
+  return compileForHostWith(context, source, options, {});
+}
+
+/// Compiles OpenCL C 3.0 with the collective and sub-group features on.
+inline std::unique_ptr<llvm::Module> compileWithGroupFunctions(llvm::LLVMContext &context, std::string_view source) {
+  return compileForHostWith(context, source, "-cl-std=CL3.0",
+                            {"cl_khr_subgroups", "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"});
 }
 
 inline std::string printModule(const llvm::Module &module) {

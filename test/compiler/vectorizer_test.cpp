@@ -32,6 +32,29 @@ std::string vectorize(llvm::LLVMContext &context, const std::string &source, boo
   return printModule(*module);
 }
 
+/// Like vectorize, with sub-groups of 8 whose collectives wait as markers
+/// for the vectoriser, and the markers it leaves lowered afterwards.
+std::string vectorizeWithSubGroups(llvm::LLVMContext &context, const std::string &source, bool wrap) {
+  auto module = compileWithGroupFunctions(context, source);
+  if (!module)
+    return "";
+  LowerGroupBuiltinsPass::Options groups;
+  groups.subGroupSize = 8;
+  groups.deferSubGroupCollectives = true;
+  llvm::ModulePassManager passes;
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  passes.addPass(LowerGroupBuiltinsPass(groups));
+  passes.addPass(LowerWorkItemBuiltinsPass());
+  passes.addPass(LowerLocalVariablesPass());
+  passes.addPass(VectorizeWorkItemsPass(256, groups.subGroupSize));
+  passes.addPass(LowerSubGroupCollectiveMarkersPass(groups));
+  if (wrap)
+    passes.addPass(KernelWrapperPass(256));
+  runModulePasses(*module, passes);
+  return printModule(*module);
+}
+
 /// FileCheck's verdict on `checks` for `source` vectorised (with the entry
 /// points with `wrap`): "" when they match.
 std::string checkVectorized(const std::string &source, const std::string &checks, bool wrap = false) {
@@ -323,6 +346,79 @@ CHECK-NOT: lanes.end
 CHECK: ret void
 )",
                                        /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, SubGroupCollectivesBecomeVectorOperations) {
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel void k(__global float *out, __global const float *in, __global int *votes) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  out[i] = sub_group_reduce_add(x) + sub_group_broadcast(x, 3u) + sub_group_scan_exclusive_min(x);
+  votes[i] = sub_group_any(x > 0.0f) + sub_group_scan_inclusive_add((int)i);
+}
+)",
+                                              /*wrap=*/false);
+  std::string result = runFileCheck(module, R"(
+; the scalar form, for other work-group shapes, syncs each sub-group
+CHECK-LABEL: define internal void @__polymux_work_item_k(
+CHECK: call void @_Z17sub_group_barrierj(i32 1)
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK-NOT: sub_group
+; reduce_add in lane order, as the scalar lowering adds: one scalar result
+CHECK: [[SUM:%.*]] = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00, <8 x float> [[X:%[^)]*]])
+; broadcast of lane 3
+CHECK: [[B:%.*]] = extractelement <8 x float> [[X]], i32 3
+CHECK: fadd float [[SUM]], [[B]]
+; the exclusive min scan: three shifts by 1, 2 and 4 lanes with +inf coming in
+CHECK: shufflevector <8 x float> splat (float 0x7FF0000000000000), <8 x float> [[X]], <8 x i32> <i32 0, i32 8,
+CHECK: call <8 x float> @llvm.minnum.v8f32(
+CHECK: shufflevector <8 x float> splat (float 0x7FF0000000000000), {{.*}}<i32 0, i32 1, i32 8,
+CHECK: shufflevector <8 x float> splat (float 0x7FF0000000000000), {{.*}}<i32 0, i32 1, i32 2, i32 3, i32 8,
+CHECK: store <8 x float>
+; any: one reduction of the lanes' predicates
+CHECK: call i1 @llvm.vector.reduce.or.v8i1(
+CHECK: shufflevector <8 x i32> zeroinitializer
+CHECK: store <8 x i32>
+CHECK-NOT: sub_group
+CHECK: ret void
+CHECK: attributes {{.*}}"polymux-vector-form"="__polymux_work_item_k.v8"{{.*}}"polymux-vector-width"="8"
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, SubGroupKernelsPackOneSubGroupPerVector) {
+  // Doubles would give 4 lanes per register, the loop 4 registers per value:
+  // a sub-group needs exactly 8 lanes.
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel void k(__global double *out, int n) {
+  size_t i = get_global_id(0);
+  double x = out[i];
+  for (int r = 0; r < n; ++r)
+    x = x * 0.5 + 1.0;
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = sub_group_reduce_max(x);
+}
+)",
+                                              /*wrap=*/true);
+  std::string result = runFileCheck(module, R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK-NOT: sub_group_barrier
+CHECK: call double @llvm.vector.reduce.fmax.v8f64(<8 x double>
+CHECK-NOT: sub_group_barrier
+CHECK: ret void
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+; every sub-group full and inside one row: the vector form, one per sub-group
+CHECK: [[PARTIAL:%.*]] = urem i64 %local.size, 8
+CHECK: [[FULL:%.*]] = icmp eq i64 [[PARTIAL]], 0
+CHECK: br i1 [[FULL]], label %sub.group.vectors, label %sub.group.rounds
+CHECK-DAG: call void @__polymux_work_item_k.v8(
+CHECK-DAG: add nuw i64 %sg.x, 8
+; otherwise the rounds of the scalar regions
+CHECK-DAG: round:
+)");
   EXPECT_TRUE(result.empty()) << result;
 }
 

@@ -26,6 +26,9 @@
 // sub-group barrier together, one round after the other; a work-item
 // waiting at a work-group barrier runs again only when no work-item can
 // move without passing one, i.e. when all have reached one (or finished).
+// A kernel with a vector form of one sub-group per vector
+// (VectorizeWorkItemsPass) runs it instead, without rounds, whenever the
+// work-group's size along x is a multiple of the sub-group size.
 #include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
@@ -314,6 +317,23 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions, llvm::Ar
     emitWorkItemCall(builder, workItem, arguments, info, {x.index, y.index, z.index});
     builder.CreateBr(x.latch);
   } else if (regions.hasSubGroupBarriers()) {
+    if (llvm::Function *vectorForm = findVectorForm(workItem)) {
+      // One vector per sub-group: when every sub-group is full and within
+      // one row (the size along x a multiple of the width), the vector form
+      // runs the whole work-group without any barrier.
+      uint64_t width = integerAttribute(workItem, kVectorWidthAttribute);
+      auto *vectors = llvm::BasicBlock::Create(context, "sub.group.vectors", entry, exit);
+      auto *rounds = llvm::BasicBlock::Create(context, "sub.group.rounds", entry, exit);
+      llvm::Value *partial = builder.CreateURem(localSize[0], builder.getInt64(width));
+      builder.CreateCondBr(builder.CreateICmpEQ(partial, builder.getInt64(0)), vectors, rounds);
+      builder.SetInsertPoint(vectors);
+      Loop z = openLoop(builder, localSize[2], exit, "sg.z");
+      Loop y = openLoop(builder, localSize[1], z.latch, "sg.y");
+      Loop x = openLoop(builder, localSize[0], y.latch, "sg.x", nullptr, width);
+      emitWorkItemCall(builder, *vectorForm, arguments, info, {x.index, y.index, z.index});
+      builder.CreateBr(x.latch);
+      builder.SetInsertPoint(rounds);
+    }
     // Each work-item's resume point follows its state.
     uint64_t resumeOffset = llvm::alignTo(regions.stateStride, 4);
     uint64_t stride = llvm::alignTo(resumeOffset + 4, regions.stateAlignment);

@@ -26,11 +26,17 @@
 // work-item of the largest work-group (Options::maxWorkGroupSize) plus the
 // result slots, which LowerLocalVariablesPass places in the work-group's
 // __local area (on vulkan: the kernel's Workgroup array).
+// With Options::deferSubGroupCollectives (CPU targets), a sub-group
+// collective first becomes a marker call carrying the scratch, the local
+// linear id and the work-group size (group_collectives.h): the work-item
+// vectoriser turns it into vector operations where a vector is one
+// sub-group, and LowerSubGroupCollectiveMarkersPass gives the markers left
+// the form above.
 // The barriers are `barrier(CLK_LOCAL_MEM_FENCE)` or
 // `sub_group_barrier(CLK_LOCAL_MEM_FENCE)` calls and the ids are calls of
 // the work-item builtins, all lowered by later passes.
-#include "builtin_signature.h"
 #include "compiler/passes.h"
+#include "group_collectives.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -46,16 +52,6 @@ namespace {
 
 constexpr unsigned kLocalMemFence = 1; // CLK_LOCAL_MEM_FENCE
 
-enum class Collective { Reduce, ScanInclusive, ScanExclusive, Broadcast, Any, All };
-enum class Operation { Add, Min, Max, Or, And };
-
-struct CollectiveCall {
-  Collective collective;
-  Operation operation = Operation::Add;
-  ClType type;
-  bool subGroup = false;
-};
-
 enum class Query { None, SubGroupSize, MaxSubGroupSize, NumSubGroups, EnqueuedNumSubGroups, SubGroupId, LocalId };
 
 Query classifyQuery(llvm::StringRef name) {
@@ -69,121 +65,11 @@ Query classifyQuery(llvm::StringRef name) {
       .Default(Query::None);
 }
 
-std::optional<CollectiveCall> classifyCollective(llvm::StringRef symbol) {
-  std::optional<BuiltinSignature> signature = parseBuiltinSignature(symbol);
-  if (!signature)
-    return std::nullopt;
-  CollectiveCall call;
-  llvm::StringRef name = signature->name;
-  if (name.consume_front("sub_group_"))
-    call.subGroup = true;
-  else if (!name.consume_front("work_group_"))
-    return std::nullopt;
-  const auto &params = signature->params;
-  call.type = params.front();
-  if (call.type.lanes != 1)
-    return std::nullopt;
-  auto isIndex = [&](const ClType &type) {
-    return type.lanes == 1 && (call.subGroup ? type.scalar == ScalarKind::UInt : type.scalar == ScalarKind::ULong);
-  };
-  if (name == "broadcast") {
-    size_t ids = params.size() - 1;
-    if (ids < 1 || ids > (call.subGroup ? 1u : 3u) || !llvm::all_of(llvm::drop_begin(params), isIndex))
-      return std::nullopt;
-    call.collective = Collective::Broadcast;
-    return call;
-  }
-  if (params.size() != 1)
-    return std::nullopt;
-  if (name == "any" || name == "all") {
-    if (call.type.scalar != ScalarKind::Int)
-      return std::nullopt;
-    call.collective = name == "any" ? Collective::Any : Collective::All;
-    call.operation = name == "any" ? Operation::Or : Operation::And;
-    return call;
-  }
-  if (!call.type.isFloat() && call.type.scalarBits() < 32)
-    return std::nullopt; // char and short have no collectives (half does)
-  std::optional<Collective> collective;
-  if (name.consume_front("reduce_"))
-    collective = Collective::Reduce;
-  else if (name.consume_front("scan_inclusive_"))
-    collective = Collective::ScanInclusive;
-  else if (name.consume_front("scan_exclusive_"))
-    collective = Collective::ScanExclusive;
-  if (!collective)
-    return std::nullopt;
-  call.collective = *collective;
-  std::optional<Operation> operation = llvm::StringSwitch<std::optional<Operation>>(name)
-                                           .Case("add", Operation::Add)
-                                           .Case("min", Operation::Min)
-                                           .Case("max", Operation::Max)
-                                           .Default(std::nullopt);
-  if (!operation)
-    return std::nullopt;
-  call.operation = *operation;
-  return call;
-}
-
 /// Bytes of one scratch slot for `call`.
 unsigned slotBytes(const CollectiveCall &call) {
   if (call.collective == Collective::Any || call.collective == Collective::All)
     return 4;
   return call.type.scalarBits() / 8;
-}
-
-/// The identity of `operation` on values of `type`: the first result of an
-/// exclusive scan.
-llvm::Constant *identity(Operation operation, const ClType &type, llvm::Type *irType) {
-  if (type.isFloat()) {
-    const llvm::fltSemantics &semantics = irType->getFltSemantics();
-    switch (operation) {
-    case Operation::Min:
-      return llvm::ConstantFP::get(irType, llvm::APFloat::getInf(semantics, /*Negative=*/false));
-    case Operation::Max:
-      return llvm::ConstantFP::get(irType, llvm::APFloat::getInf(semantics, /*Negative=*/true));
-    default:
-      return llvm::ConstantFP::get(irType, 0.0);
-    }
-  }
-  unsigned bits = type.scalarBits();
-  switch (operation) {
-  case Operation::Min:
-    return llvm::ConstantInt::get(irType, type.isSigned() ? llvm::APInt::getSignedMaxValue(bits)
-                                                          : llvm::APInt::getMaxValue(bits));
-  case Operation::Max:
-    return llvm::ConstantInt::get(irType, type.isSigned() ? llvm::APInt::getSignedMinValue(bits)
-                                                          : llvm::APInt::getMinValue(bits));
-  case Operation::And:
-    return llvm::ConstantInt::get(irType, 1);
-  default:
-    return llvm::ConstantInt::get(irType, 0);
-  }
-}
-
-llvm::Value *combine(llvm::IRBuilder<> &builder, Operation operation, const ClType &type, llvm::Value *left,
-                     llvm::Value *right) {
-  bool isFloat = type.isFloat();
-  switch (operation) {
-  case Operation::Add:
-    // Integer addition wraps (OpenCL C has no signed overflow UB here).
-    return isFloat ? builder.CreateFAdd(left, right) : builder.CreateAdd(left, right);
-  case Operation::Min:
-    return builder.CreateBinaryIntrinsic(isFloat           ? llvm::Intrinsic::minnum
-                                         : type.isSigned() ? llvm::Intrinsic::smin
-                                                           : llvm::Intrinsic::umin,
-                                         left, right);
-  case Operation::Max:
-    return builder.CreateBinaryIntrinsic(isFloat           ? llvm::Intrinsic::maxnum
-                                         : type.isSigned() ? llvm::Intrinsic::smax
-                                                           : llvm::Intrinsic::umax,
-                                         left, right);
-  case Operation::Or:
-    return builder.CreateOr(left, right);
-  case Operation::And:
-    return builder.CreateAnd(left, right);
-  }
-  llvm_unreachable("unknown operation");
 }
 
 /// Emits the collectives and queries of one function.
@@ -203,11 +89,12 @@ public:
   void createScratch(unsigned bytes) {
     llvm::Type *slot = llvm::Type::getIntNTy(context_, bytes * 8);
     auto *type = llvm::ArrayType::get(slot, slots_);
-    scratch_ = new llvm::GlobalVariable(module_, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
-                                        llvm::UndefValue::get(type), "__polymux_group_scratch." + function_.getName(),
-                                        nullptr, llvm::GlobalValue::NotThreadLocal, addressSpace_);
-    scratch_->setAlignment(llvm::Align(8));
-    scratch_->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    auto *scratch = new llvm::GlobalVariable(
+        module_, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
+        "__polymux_group_scratch." + function_.getName(), nullptr, llvm::GlobalValue::NotThreadLocal, addressSpace_);
+    scratch->setAlignment(llvm::Align(8));
+    scratch->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    scratch_ = scratch;
   }
 
   void lowerQuery(llvm::CallInst &call, Query query) {
@@ -243,16 +130,42 @@ public:
     replace(call, builder_.CreateZExtOrTrunc(value, call.getType()));
   }
 
+  /// Replaces a sub-group collective by its marker (group_collectives.h),
+  /// which LowerSubGroupCollectiveMarkersPass or the vectoriser lowers.
+  void deferCollective(llvm::CallInst &call) {
+    builder_.SetInsertPoint(&call);
+    llvm::Function *marker = subGroupCollectiveMarker(*call.getCalledFunction(), scratch_->getType());
+    llvm::SmallVector<llvm::Value *, 5> arguments(call.args());
+    arguments.append({scratch_, localLinearId(), linearSize("_Z14get_local_sizej")});
+    llvm::CallInst *deferred = builder_.CreateCall(marker, arguments, call.getName());
+    deferred->setConvergent();
+    replace(call, deferred);
+  }
+
+  /// Emits `collective` in place of `call` for the work-item with local
+  /// linear id `lid` in a work-group of `workGroupSize` work-items.
   void lowerCollective(llvm::CallInst &call, const CollectiveCall &collective) {
     builder_.SetInsertPoint(&call);
+    lowerCollective(call, collective, localLinearId(), linearSize("_Z14get_local_sizej"));
+  }
+
+  /// Lowers a marker call that deferCollective left, with the scratch it names.
+  void lowerMarker(llvm::CallInst &call, const CollectiveCall &collective) {
+    SubGroupCollectiveOperands operands = subGroupCollectiveOperands(call);
+    scratch_ = operands.scratch;
+    builder_.SetInsertPoint(&call);
+    lowerCollective(call, collective, operands.localLinearId, operands.workGroupSize);
+  }
+
+private:
+  void lowerCollective(llvm::CallInst &call, const CollectiveCall &collective, llvm::Value *lid,
+                       llvm::Value *workGroupSize) {
     llvm::Value *value = call.getArgOperand(0);
     llvm::Type *type = value->getType();
     if (collective.collective == Collective::Any || collective.collective == Collective::All) {
       value = builder_.CreateZExt(builder_.CreateICmpNE(value, llvm::ConstantInt::get(type, 0)), builder_.getInt32Ty());
       type = builder_.getInt32Ty();
     }
-    llvm::Value *lid = localLinearId();
-    llvm::Value *workGroupSize = linearSize("_Z14get_local_sizej");
     Group group = collective.subGroup ? subGroupOf(lid, workGroupSize)
                                       : Group{builder_.getInt64(0), workGroupSize, builder_.getInt64(0)};
     llvm::Value *resultIndex =
@@ -285,8 +198,9 @@ public:
     // The group's first work-item folds its slots in order of local linear id.
     bool exclusive = collective.collective == Collective::ScanExclusive;
     builder_.SetInsertPoint(init);
-    llvm::Value *first = exclusive ? static_cast<llvm::Value *>(identity(collective.operation, collective.type, type))
-                                   : builder_.CreateAlignedLoad(type, slot(type, group.first), alignOf(type));
+    llvm::Value *first =
+        exclusive ? static_cast<llvm::Value *>(collectiveIdentity(collective.operation, collective.type, type))
+                  : builder_.CreateAlignedLoad(type, slot(type, group.first), alignOf(type));
     llvm::Value *start = exclusive ? group.first : builder_.CreateAdd(group.first, builder_.getInt64(1));
     llvm::Value *end = builder_.CreateAdd(group.first, group.size);
     builder_.CreateBr(header);
@@ -301,7 +215,7 @@ public:
     builder_.SetInsertPoint(body);
     llvm::Value *address = slot(type, index);
     llvm::Value *element = builder_.CreateAlignedLoad(type, address, alignOf(type));
-    llvm::Value *next = combine(builder_, collective.operation, collective.type, accumulator, element);
+    llvm::Value *next = combineCollective(builder_, collective.operation, collective.type, accumulator, element);
     if (exclusive)
       builder_.CreateAlignedStore(accumulator, address, alignOf(type));
     else if (collective.collective == Collective::ScanInclusive)
@@ -324,7 +238,6 @@ public:
     replace(call, result);
   }
 
-private:
   /// The work-items a collective combines: local linear ids [first, first +
   /// size), the index-th group of the work-group.
   struct Group {
@@ -410,7 +323,8 @@ private:
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
-  llvm::GlobalVariable *scratch_ = nullptr;
+  /// The function's scratch (a __local variable, or its address once placed).
+  llvm::Value *scratch_ = nullptr;
   uint64_t slots_;
   uint64_t maxWorkGroupSize_;
   uint64_t subGroupSize_;
@@ -470,8 +384,12 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
       lowering.createScratch(scratchBytes);
     for (auto [call, query] : queryCalls)
       lowering.lowerQuery(*call, query);
-    for (auto &[call, collective] : collectiveCalls)
-      lowering.lowerCollective(*call, collective);
+    for (auto &[call, collective] : collectiveCalls) {
+      if (collective.subGroup && options.deferSubGroupCollectives)
+        lowering.deferCollective(*call);
+      else
+        lowering.lowerCollective(*call, collective);
+    }
   }
   for (auto &entry : queries)
     if (entry.first->use_empty())
@@ -479,6 +397,26 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
   for (auto &entry : collectives)
     if (entry.first->use_empty())
       entry.first->eraseFromParent();
+  return llvm::PreservedAnalyses::none();
+}
+
+llvm::PreservedAnalyses LowerSubGroupCollectiveMarkersPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  llvm::SmallVector<llvm::Function *, 4> markers;
+  for (llvm::Function &function : module)
+    if (function.isDeclaration() && !function.use_empty() && classifySubGroupCollectiveMarker(function))
+      markers.push_back(&function);
+  if (markers.empty())
+    return llvm::PreservedAnalyses::all();
+  for (llvm::Function *marker : markers) {
+    std::optional<CollectiveCall> collective = classifySubGroupCollectiveMarker(*marker);
+    for (llvm::User *user : llvm::make_early_inc_range(marker->users())) {
+      auto *call = llvm::cast<llvm::CallInst>(user);
+      // The scratch and its result slots exist already (LowerGroupBuiltinsPass).
+      GroupLowering lowering(*call->getFunction(), options, /*resultSlots=*/0);
+      lowering.lowerMarker(*call, *collective);
+    }
+    marker->eraseFromParent();
+  }
   return llvm::PreservedAnalyses::none();
 }
 

@@ -19,9 +19,12 @@ bool keepsScalarForm(const llvm::Function &workItem);
 
 /// The vector form of work-item function `scalar` for vector registers of
 /// `vectorBits` bits, when it pays. `laneIdArgument` is the index of its
-/// local id argument of dimension 0.
+/// local id argument of dimension 0. A function with sub-group collective
+/// markers or sub-group barriers gets a vector form of width
+/// `subGroupSize` (when at least 2), valid only where each vector is one
+/// whole sub-group.
 VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, unsigned vectorBits,
-                             llvm::FunctionAnalysisManager &analyses);
+                             unsigned subGroupSize, llvm::FunctionAnalysisManager &analyses);
 
 /// Vector forms of all the barrier regions of one kernel (barrier_regions.h)
 /// at one width, a float register's lanes, or none (when one cannot be

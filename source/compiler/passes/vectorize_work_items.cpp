@@ -7,6 +7,7 @@
 #include "vectorize_work_item.h"
 
 #include "compiler/passes.h"
+#include "group_collectives.h"
 #include "linearize_divergence.h"
 #include "promote_pointer_fields.h"
 #include "widen_work_item.h"
@@ -57,11 +58,25 @@ void discard(llvm::Function *function, llvm::FunctionAnalysisManager &analyses) 
 
 /// Whether `function` synchronises work-items (barriers; work-group
 /// collectives are lowered to them) or calls through a pointer: lanes of
-/// one vector cannot wait for each other.
-bool hasBarriersOrIndirectCalls(llvm::Function &function) {
+/// one vector cannot wait for each other. Sub-group barriers are allowed
+/// with `subGroupVectors`: the vector is the sub-group.
+bool hasBarriersOrIndirectCalls(llvm::Function &function, bool subGroupVectors = false) {
   for (llvm::Instruction &instruction : llvm::instructions(function))
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
-      if (llvm::Function *callee = call->getCalledFunction(); !callee || isBarrierFunction(callee->getName()))
+      if (llvm::Function *callee = call->getCalledFunction();
+          !callee ||
+          (isBarrierFunction(callee->getName()) && !(subGroupVectors && isSubGroupBarrierFunction(callee->getName()))))
+        return true;
+  return false;
+}
+
+/// Whether `function` calls sub-group collectives (as markers) or
+/// sub-group barriers: its lanes must then be exactly one sub-group.
+bool synchronisesSubGroups(llvm::Function &function) {
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (llvm::Function *callee = call->getCalledFunction();
+          callee && (isSubGroupBarrierFunction(callee->getName()) || classifySubGroupCollectiveMarker(*callee)))
         return true;
   return false;
 }
@@ -276,10 +291,11 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
 }
 
 /// Adds the vector form of `workItem` when it pays; returns whether it did.
-bool vectorize(llvm::Function &workItem, unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
+bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupSize,
+               llvm::FunctionAnalysisManager &analyses) {
   if (keepsScalarForm(workItem))
     return false;
-  VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, analyses);
+  VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, subGroupSize, analyses);
   if (!form.function)
     return false;
   form.function->removeFnAttr(kWorkItemAttribute);
@@ -295,17 +311,21 @@ bool keepsScalarForm(const llvm::Function &workItem) {
 }
 
 VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, unsigned vectorBits,
-                             llvm::FunctionAnalysisManager &analyses) {
-  if (vectorBits == 0 || hasBarriersOrIndirectCalls(scalar))
+                             unsigned subGroupSize, llvm::FunctionAnalysisManager &analyses) {
+  const bool subGroupVectors = subGroupSize >= 2;
+  if (vectorBits == 0 || hasBarriersOrIndirectCalls(scalar, subGroupVectors))
     return {};
   llvm::Function *input = prepareCopy(scalar, analyses);
   if (!input)
     return {};
-  if (hasBarriersOrIndirectCalls(*input) || hasAtomicsInLoops(*input)) { // barriers from an inlined builtin
+  // Barriers may come from an inlined builtin.
+  if (hasBarriersOrIndirectCalls(*input, subGroupVectors) || hasAtomicsInLoops(*input)) {
     discard(input, analyses);
     return {};
   }
-  return widenCopy(input, laneIdArgument, 0, vectorBits, scalar.getName(), analyses);
+  // One sub-group per vector, or the width the code suggests.
+  unsigned width = synchronisesSubGroups(*input) ? subGroupSize : 0;
+  return widenCopy(input, laneIdArgument, width, vectorBits, scalar.getName(), analyses);
 }
 
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
@@ -368,7 +388,7 @@ llvm::PreservedAnalyses VectorizeWorkItemsPass::run(llvm::Module &module, llvm::
       analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
   bool changed = false;
   for (llvm::Function *workItem : workItemFunctions(module))
-    changed |= vectorize(*workItem, vectorBits, functionAnalyses);
+    changed |= vectorize(*workItem, vectorBits, subGroupSize, functionAnalyses);
   if (llvm::Function *marker = anyLaneFunction(module); marker->use_empty())
     marker->eraseFromParent();
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();

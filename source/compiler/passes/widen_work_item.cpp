@@ -9,7 +9,9 @@
 // once every block exists.
 #include "widen_work_item.h"
 
+#include "compiler/passes.h"
 #include "mux/status.h"
+#include "widen_sub_group_collective.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -261,6 +263,13 @@ private:
       scalars_[&instruction] = any;
       return llvm::Error::success();
     }
+    if (std::optional<CollectiveCall> collective = classifySubGroupCollectiveMarkerCall(&instruction)) {
+      visitSubGroupCollective(llvm::cast<llvm::CallInst>(instruction), *collective);
+      return llvm::Error::success();
+    }
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      if (call->getCalledFunction() && isSubGroupBarrierFunction(call->getCalledFunction()->getName()))
+        return llvm::Error::success(); // the sub-group's lanes run in step
     if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
       if (intrinsic->isLifetimeStartOrEnd() || intrinsic->isAssumeLikeIntrinsic() ||
           intrinsic->getIntrinsicID() == llvm::Intrinsic::experimental_noalias_scope_decl)
@@ -312,6 +321,20 @@ private:
       return;
     }
     scalars_[&instruction] = insertClone(instruction, [&](llvm::Value *operand) { return scalar(operand); });
+  }
+
+  /// The vector holds one whole sub-group (the caller's promise).
+  void visitSubGroupCollective(llvm::CallInst &call, const CollectiveCall &collective) {
+    SubGroupCollectiveOperands operands = subGroupCollectiveOperands(call);
+    // A broadcast's id is the same for the whole sub-group: lane 0's.
+    llvm::Value *id = operands.id ? lane(operands.id, 0) : nullptr;
+    llvm::Value *result = widenSubGroupCollective(builder_, collective, packed(operands.value), id);
+    result->setName(call.getName());
+    if (collective.isGroupUniform())
+      scalars_[&call] = result;
+    else
+      vectors_[&call] = result;
+    ++result_.vectorInstructions;
   }
 
   void visitPhi(llvm::PHINode &phi) {

@@ -30,7 +30,11 @@ struct WidenedWorkItem {
 /// `width` elements; memory accesses become vector loads and stores where
 /// lanes are consecutive (`uniformity.stride`), gathers and scatters where
 /// not, masked in masked blocks; the rest runs lane by lane, under the lane's
-/// mask when it has side effects or may fault. Fails with
+/// mask when it has side effects or may fault. Sub-group collective markers
+/// (group_collectives.h) become vector operations and sub-group barriers
+/// nothing: the caller promises that the lanes of a vector are always one
+/// whole sub-group (width = the sub-group size, and full sub-groups
+/// only). Fails with
 /// Status::Unsupported for what it cannot widen (a private array of run-time
 /// size).
 llvm::Expected<WidenedWorkItem> widenWorkItem(llvm::Function &scalar, llvm::Argument &laneId,

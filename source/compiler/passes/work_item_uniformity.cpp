@@ -6,9 +6,13 @@
 // lane, and work-items that race on such a location may see each other's
 // stores in any order, as the OpenCL memory model allows. Atomics and calls
 // that may write memory are varying by themselves (each work-item gets its
-// own result). Control flow is left to the caller, which marks the phis at
+// own result). A sub-group collective that gives its whole sub-group one
+// result is uniform (the vectoriser packs one sub-group per vector when a
+// function calls one). Control flow is left to the caller, which marks the phis at
 // joins of divergent branches (markVarying).
 #include "work_item_uniformity.h"
+
+#include "group_collectives.h"
 
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
@@ -33,6 +37,14 @@ llvm::Function *markerFunction(llvm::Module &module, llvm::StringRef name, llvm:
 bool isCallTo(const llvm::Value *value, llvm::StringRef name) {
   auto *call = llvm::dyn_cast<llvm::CallInst>(value);
   return call && call->getCalledFunction() && call->getCalledFunction()->getName() == name;
+}
+
+/// A sub-group reduction, broadcast, any or all: the same result in every
+/// lane when the vector holds one sub-group, as the vectoriser ensures for
+/// functions that call them.
+bool isSubGroupUniformResult(const llvm::Instruction *instruction) {
+  std::optional<CollectiveCall> collective = classifySubGroupCollectiveMarkerCall(instruction);
+  return collective && collective->isGroupUniform();
 }
 
 } // namespace
@@ -91,7 +103,8 @@ void WorkItemUniformity::propagate(llvm::SmallVectorImpl<llvm::Value *> &worklis
       auto *instruction = llvm::dyn_cast<llvm::Instruction>(user);
       // Stores and other void instructions have no result to spread to;
       // their varying operands are the widener's concern.
-      if (!instruction || instruction->getType()->isVoidTy() || isAnyLaneCall(instruction))
+      if (!instruction || instruction->getType()->isVoidTy() || isAnyLaneCall(instruction) ||
+          isSubGroupUniformResult(instruction))
         continue;
       if (varying_.insert(instruction).second)
         worklist.push_back(instruction);

@@ -143,11 +143,26 @@ struct LowerGroupBuiltinsPass : llvm::PassInfoMixin<LowerGroupBuiltinsPass> {
     /// globals on CPU targets (which have one flat space), OpenCL's __local
     /// space (3) on targets that keep it.
     std::optional<unsigned> scratchAddressSpace;
+    /// Leaves each sub-group collective as a marker call with its scratch,
+    /// local linear id and work-group size (passes/group_collectives.h),
+    /// for the work-item vectoriser to turn into vector operations;
+    /// LowerSubGroupCollectiveMarkersPass lowers the markers left.
+    bool deferSubGroupCollectives = false;
   };
   LowerGroupBuiltinsPass() = default;
   explicit LowerGroupBuiltinsPass(Options options) : options(options) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
   Options options;
+};
+
+/// Lowers the sub-group collective markers that LowerGroupBuiltinsPass
+/// deferred (Options::deferSubGroupCollectives) and the vectoriser left, as
+/// LowerGroupBuiltinsPass would have: through the scratch, between
+/// sub-group barriers. `options` must be the ones that pass ran with.
+struct LowerSubGroupCollectiveMarkersPass : llvm::PassInfoMixin<LowerSubGroupCollectiveMarkersPass> {
+  explicit LowerSubGroupCollectiveMarkersPass(LowerGroupBuiltinsPass::Options options) : options(options) {}
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  LowerGroupBuiltinsPass::Options options;
 };
 
 /// Gives each work-item function's __local variables (those it uses,
@@ -231,14 +246,22 @@ inline constexpr const char *kVectorWidthAttribute = "polymux-vector-width";
 /// (work_item_uniformity.h), divergent branches and loops become masks
 /// (linearize_divergence.h), memory accesses become vector, masked,
 /// gather/scatter or per-lane ones (widen_work_item.h). Kernels it leaves
-/// alone keep the scalar loops: kernels with barriers, group collectives or
-/// printf, kernels built with debug information, loops nested in a loop
+/// alone keep the scalar loops: kernels with work-group barriers or
+/// collectives or printf, kernels built with debug information, loops nested in a loop
 /// whose exit differs between lanes, and kernels where most work, or any
 /// work on vector types, would run lane by lane.
 struct VectorizeWorkItemsPass : llvm::PassInfoMixin<VectorizeWorkItemsPass> {
-  explicit VectorizeWorkItemsPass(unsigned vectorBits) : vectorBits(vectorBits) {}
+  /// `subGroupSize`: the target's sub-group size (0: none). A kernel with
+  /// sub-group collective markers or sub-group barriers is vectorised at
+  /// exactly that width, each vector one sub-group: the collectives become
+  /// vector operations and the barriers nothing. KernelWrapperPass runs
+  /// such a vector form only for work-groups whose size along x is a
+  /// multiple of its width (all sub-groups full, none across two rows).
+  explicit VectorizeWorkItemsPass(unsigned vectorBits, unsigned subGroupSize = 0)
+      : vectorBits(vectorBits), subGroupSize(subGroupSize) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
   unsigned vectorBits;
+  unsigned subGroupSize;
 };
 
 /// Runs `passes` over `module` with analyses freshly registered by `builder`
