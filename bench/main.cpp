@@ -26,6 +26,7 @@
 #include "math_workloads.h"
 #include "sgemm.h"
 #include "sim_workloads.h"
+#include "sub_group_workloads.h"
 #include "workloads.h"
 
 #include <cstdio>
@@ -48,6 +49,7 @@ struct Column {
   bool onThisCpu = false;
   bench::Figure latency, write, read, triad;
   bench::Figure computeDouble;
+  bench::Figure subGroups;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
   /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels(),
   /// clblastSgemmLabels().
@@ -87,6 +89,7 @@ std::vector<const bench::Figure *> figures(const Column &column) {
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
   all.push_back(&column.computeDouble);
+  all.push_back(&column.subGroups);
   for (const auto *group : {&column.gemm, &column.clblast, &column.math})
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
@@ -146,6 +149,7 @@ void printTable(const std::vector<Column> &columns, const bench::MachineLimits *
   addLabels(bench::globalBandwidthLabels(), machine ? &machine->triad : nullptr, false);
   addLabels(bench::peakComputeLabels(), machine ? &machine->fmaFloat : nullptr, true);
   addLabels(std::span(&bench::peakComputeDoubleLabel(), 1), machine ? &machine->fmaDouble : nullptr, true);
+  addLabels(std::span(&bench::subGroupCollectivesLabel(), 1), nullptr, false);
   addLabels(bench::sgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   addLabels(bench::clblastSgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   for (const bench::MathCase &math : bench::mathCases())
@@ -293,6 +297,7 @@ int main(int argc, char **argv) {
         column.bandwidth = bench::globalBandwidth(session, deviceSizes);
         column.compute = bench::peakCompute(session, deviceSizes);
         column.computeDouble = bench::peakComputeDouble(session, deviceSizes);
+        column.subGroups = bench::subGroupCollectives(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
         column.clblast = bench::clblastSgemm(session, deviceSizes);
         for (const bench::MathCase &math : bench::mathCases())
