@@ -140,6 +140,30 @@ CHECK: {{^}}}
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, ConsecutiveAccessesInLoopsAddressFromLaneZerosIndex) {
+  // The index steps by one across lanes: its lane 0 copy is a scalar phi
+  // and each load's address a scalar computation, no vector of addresses.
+  // A loop that streams through memory gets one register per value.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global const float *in, __global float *out) {
+  size_t step = get_local_size(0);
+  size_t i = get_group_id(0) * step * 16 + get_local_id(0);
+  float s = 0.0f;
+  for (int k = 0; k < 16; ++k, i += step)
+    s += in[i];
+  out[get_global_id(0)] = s;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[LANE0:%.*]] = phi i64 [ {{%[^,]+}}, %{{[^ ]+}} ], [ [[NEXT:%[^,]+]], %{{[^ ]+}} ]
+CHECK: [[ADDRESS:%.*]] = getelementptr inbounds{{.*}} float, ptr %in, i64 [[LANE0]]
+CHECK: load <8 x float>, ptr [[ADDRESS]]
+CHECK: [[NEXT]] = add i64 [[LANE0]],
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, LargeMaskedBlocksAreSkippedWhenNoLaneRunsThem) {
   std::string result = checkVectorized(R"(
 __kernel void k(__global float *out, __global const float *in) {

@@ -91,6 +91,16 @@ unsigned widestVaryingFloatBits(llvm::Function &function, const WorkItemUniformi
   return bits;
 }
 
+/// Whether `loop` loads through addresses that differ between lanes.
+bool readsMemoryPerLane(const llvm::Loop &loop, const WorkItemUniformity &uniformity) {
+  for (llvm::BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &instruction : *block)
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+          load && uniformity.isVarying(load->getPointerOperand()))
+        return true;
+  return false;
+}
+
 /// How many vector registers one call should fill per value: a small loop
 /// that carries a varying value from one iteration to the next is one chain
 /// of dependent operations per register, so several registers' worth of
@@ -109,6 +119,10 @@ unsigned registersPerValue(llvm::Function &function, const WorkItemUniformity &u
     for (llvm::BasicBlock *block : loop->blocks())
       size += block->size();
     if (size > kMaxInterleavedLoopInstructions)
+      continue;
+    // A loop that streams through memory per lane waits for memory, not
+    // for its chain; more lanes per call only add concurrent streams.
+    if (readsMemoryPerLane(*loop, uniformity))
       continue;
     unsigned chains = 0;
     for (llvm::PHINode &phi : loop->getHeader()->phis())

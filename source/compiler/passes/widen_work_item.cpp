@@ -206,6 +206,59 @@ private:
     return builder_.CreateExtractElement(vector, i);
   }
 
+  /// Lane 0's value of `value`, computed from lane 0's operands through
+  /// additions, multiplications, casts and address arithmetic (and the
+  /// shadow phis of induction variables, below) rather than extracted from
+  /// the vector: the address of a consecutive access then needs no vector of
+  /// addresses, and a vector induction variable used only for addresses dies.
+  llvm::Value *firstLane(llvm::Value *value) {
+    llvm::DenseMap<llvm::Value *, llvm::Value *> computed;
+    return firstLane(value, computed);
+  }
+
+  llvm::Value *firstLane(llvm::Value *value, llvm::DenseMap<llvm::Value *, llvm::Value *> &computed) {
+    if (!isVarying(value))
+      return scalar(value);
+    if (value == &laneId_)
+      return scalars_.lookup(&laneId_);
+    if (llvm::Value *shadow = firstLanePhis_.lookup(value))
+      return shadow;
+    if (llvm::Value *known = computed.lookup(value))
+      return known;
+    llvm::Value *result = nullptr;
+    auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+    if (instruction && vectors_.contains(value) && followsFirstLane(*instruction))
+      result = insertClone(*instruction, [&](llvm::Value *operand) { return firstLane(operand, computed); });
+    else
+      result = lane(value, 0);
+    computed[value] = result;
+    return result;
+  }
+
+  /// Whether lane 0's value of `instruction` is the instruction on lane 0's
+  /// operands, cheap and unable to fault.
+  static bool followsFirstLane(const llvm::Instruction &instruction) {
+    if (!isPackable(instruction.getType()) ||
+        !llvm::all_of(instruction.operands(), [](llvm::Value *operand) { return isPackable(operand->getType()); }))
+      return false;
+    switch (instruction.getOpcode()) {
+    case llvm::Instruction::Add:
+    case llvm::Instruction::Sub:
+    case llvm::Instruction::Mul:
+    case llvm::Instruction::Shl:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::And:
+    case llvm::Instruction::Xor:
+    case llvm::Instruction::SExt:
+    case llvm::Instruction::ZExt:
+    case llvm::Instruction::Trunc:
+    case llvm::Instruction::GetElementPtr:
+      return true;
+    default:
+      return false;
+    }
+  }
+
   /// The mask of the block being widened, or nullptr when every lane runs it.
   llvm::Value *blockMask() {
     llvm::Value *mask = masks_.lookup(current_);
@@ -345,6 +398,10 @@ private:
     } else if (isPackable(type)) {
       vectors_[&phi] = builder_.CreatePHI(vectorOf(type), incoming, phi.getName());
       ++result_.vectorInstructions;
+      // An induction variable that steps evenly across lanes (an index):
+      // lane 0's copy too, for the addresses of consecutive accesses.
+      if (!type->isFloatingPointTy() && uniformity_.stride(&phi).value_or(0) != 0)
+        firstLanePhis_[&phi] = builder_.CreatePHI(type, incoming, phi.getName() + ".lane0");
     } else {
       Lanes lanes;
       for (unsigned i = 0; i < width_; ++i)
@@ -364,6 +421,8 @@ private:
           llvm::cast<llvm::PHINode>(scalars_[phi])->addIncoming(scalar(value), from);
         } else if (llvm::Value *vector = vectors_.lookup(phi)) {
           llvm::cast<llvm::PHINode>(vector)->addIncoming(packed(value), from);
+          if (llvm::Value *shadow = firstLanePhis_.lookup(phi))
+            llvm::cast<llvm::PHINode>(shadow)->addIncoming(firstLane(value), from);
         } else {
           for (unsigned i = 0; i < width_; ++i)
             llvm::cast<llvm::PHINode>(lanes_[phi][i])->addIncoming(lane(value, i), from);
@@ -402,7 +461,7 @@ private:
     llvm::Value *pointer = load.getPointerOperand();
     llvm::Value *result;
     if (isConsecutive(pointer, load.getType())) {
-      llvm::Value *first = lane(pointer, 0);
+      llvm::Value *first = firstLane(pointer);
       if (mask)
         result = builder_.CreateMaskedLoad(type, first, load.getAlign(), mask);
       else
@@ -420,7 +479,7 @@ private:
     llvm::Value *pointer = store.getPointerOperand();
     llvm::Value *value = packed(store.getValueOperand());
     if (isVarying(pointer) && isConsecutive(pointer, store.getValueOperand()->getType())) {
-      llvm::Value *first = lane(pointer, 0);
+      llvm::Value *first = firstLane(pointer);
       if (mask)
         builder_.CreateMaskedStore(value, first, store.getAlign(), mask);
       else
@@ -533,6 +592,8 @@ private:
   llvm::DenseMap<const llvm::Value *, llvm::Value *> scalars_;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> vectors_;
   llvm::DenseMap<const llvm::Value *, Lanes> lanes_;
+  /// Lane 0's copies of evenly stepping varying phis (firstLane).
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> firstLanePhis_;
   llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> first_; ///< where a source block starts
   llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> last_;  ///< where it ends
   llvm::SmallVector<llvm::PHINode *, 16> phis_;
