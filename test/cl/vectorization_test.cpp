@@ -95,6 +95,25 @@ __kernel void vector_types(__global const float4 *in, __global float4 *out) {
   out[g] = v * (float)g + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
 }
 
+// Vector types through every form the vectoriser widens: a gathered
+// float4, a loop carrying one, an element inserted, a swizzle chosen by a
+// divergent branch, bit casts, a vector compare and select, a float3 store.
+__kernel void vector_mix(__global const float4 *in, __global float4 *out, __global float *threes, int n, int steps) {
+  int g = get_global_id(0);
+  float4 v = in[(g * 5) % n];
+  float4 acc = (float4)(0.0f);
+  for (int k = 0; k < steps; ++k)
+    acc = mad(acc, (float4)(0.5f), v);
+  float4 w = acc;
+  w.y = v.x;
+  if (v.x > 0.0f)
+    w = w.zwxy;
+  w = as_float4(as_uint4(w) ^ (uint4)(0x80000000u, 0u, 0u, 0x80000000u));
+  w = select(w, (float4)(-1.0f), w < (float4)(1.0f));
+  out[g] = w;
+  vstore3(w.xyz, g, threes);
+}
+
 __kernel void uniform_loads(__global const int *table, __global int *out, int k, int n) {
   int g = get_global_id(0);
   if (g * 2 < n)
@@ -358,6 +377,40 @@ TEST_P(VectorizationTest, VectorTypesPerWorkItem) {
         float v = in[4 * g + (g % 3 == 0 ? 3 - c : c)];
         ASSERT_EQ(v * static_cast<float>(g) + static_cast<float>(c + 1), result[4 * g + c]) << where(geometry, g);
       }
+  }
+}
+
+TEST_P(VectorizationTest, VectorTypesWidenedAcrossWorkItems) {
+  Kernel k = kernel(program_, "vector_mix");
+  const cl_int steps = 6;
+  for (const Geometry &geometry : kGeometries) {
+    const size_t n = geometry.global;
+    std::vector<cl_float> in(4 * n);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>(static_cast<int>(i % 19) - 7) * 0.25f;
+    Mem threesMem = buffer(CL_MEM_READ_WRITE, 3 * n * sizeof(cl_float));
+    std::vector<cl_float> result =
+        runOnBuffer(k, geometry, in, in.size(), threesMem.get(), static_cast<cl_int>(n), steps);
+    std::vector<cl_float> threes = read<cl_float>(threesMem, 3 * n);
+    for (size_t g = 0; g < n; ++g) {
+      const float *v = &in[4 * ((g * 5) % n)];
+      std::array<float, 4> acc{};
+      for (int s = 0; s < steps; ++s)
+        for (size_t c = 0; c < 4; ++c)
+          acc[c] = acc[c] * 0.5f + v[c]; // exact: fused or not
+      std::array<float, 4> w = acc;
+      w[1] = v[0];
+      if (v[0] > 0.0f)
+        w = {w[2], w[3], w[0], w[1]};
+      w[0] = -w[0];
+      w[3] = -w[3];
+      for (float &c : w)
+        c = c < 1.0f ? -1.0f : c;
+      for (size_t c = 0; c < 4; ++c)
+        ASSERT_EQ(w[c], result[4 * g + c]) << where(geometry, g) << " element " << c;
+      for (size_t c = 0; c < 3; ++c)
+        ASSERT_EQ(w[c], threes[3 * g + c]) << where(geometry, g) << " vstore3 element " << c;
+    }
   }
 }
 

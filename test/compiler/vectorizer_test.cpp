@@ -164,6 +164,38 @@ CHECK: [[NEXT]] = add i64 [[LANE0]],
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, VectorTypesKeepEachWorkItemsElementsTogether) {
+  // Two float4 work-items per 256-bit register, lane-major: a swizzle is one
+  // shuffle of both, a constant vector is repeated, accesses stay whole.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float4 *out, __global const float4 *in, float s) {
+  size_t i = get_global_id(0);
+  float4 x = in[i];
+  float4 y = x.wzyx * s + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  y.y = x.x;
+  y.w = (float)i;
+  out[i] = y;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v2(
+CHECK: [[X:%.*]] = load <8 x float>, ptr
+CHECK: shufflevector <8 x float> [[X]], <8 x float> poison, <8 x i32> <i32 3, i32 2, i32 1, i32 0, i32 7, i32 6, i32 5, i32 4>
+CHECK: <8 x float> <float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00, float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00>
+; y.y = x.x: each lane's x.x, spread to element 1, then merged
+CHECK: [[XX:%.*]] = shufflevector <8 x float> [[X]], <8 x float> poison, <2 x i32> <i32 0, i32 4>
+CHECK: [[SPREADX:%.*]] = shufflevector <2 x float> [[XX]], <2 x float> poison, <8 x i32> <i32 poison, i32 0, i32 poison, i32 poison, i32 poison, i32 1, i32 poison, i32 poison>
+CHECK: shufflevector <8 x float> {{%.*}}, <8 x float> [[SPREADX]], <8 x i32> <i32 0, i32 9, i32 2, i32 3, i32 4, i32 13, i32 6, i32 7>
+; y.w = (float)i likewise
+CHECK: [[I:%.*]] = uitofp <2 x i64> {{%.*}} to <2 x float>
+CHECK: [[SPREAD:%.*]] = shufflevector <2 x float> [[I]], <2 x float> poison, <8 x i32> <i32 poison, i32 poison, i32 poison, i32 0, i32 poison, i32 poison, i32 poison, i32 1>
+CHECK: shufflevector <8 x float> {{%.*}}, <8 x float> [[SPREAD]], <8 x i32> <i32 0, i32 1, i32 2, i32 11, i32 4, i32 5, i32 6, i32 15>
+CHECK: store <8 x float>
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, LargeMaskedBlocksAreSkippedWhenNoLaneRunsThem) {
   std::string result = checkVectorized(R"(
 __kernel void k(__global float *out, __global const float *in) {

@@ -81,13 +81,16 @@ bool synchronisesSubGroups(llvm::Function &function) {
   return false;
 }
 
-/// The width in bits of the widest floating-point type that varies between
-/// work-items (32 when none does): the lanes of one vector register.
+/// The width in bits of the widest floating-point type (or vector of them:
+/// a float4 is 128 bits) that varies between work-items, 32 when none
+/// does: one vector register holds this many bits of each work-item.
 unsigned widestVaryingFloatBits(llvm::Function &function, const WorkItemUniformity &uniformity) {
   unsigned bits = 32;
-  for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (instruction.getType()->isFloatingPointTy() && uniformity.isVarying(&instruction))
-      bits = std::max(bits, static_cast<unsigned>(instruction.getType()->getPrimitiveSizeInBits().getFixedValue()));
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    llvm::Type *type = instruction.getType();
+    if (type->isFPOrFPVectorTy() && !type->isScalableTy() && uniformity.isVarying(&instruction))
+      bits = std::max(bits, static_cast<unsigned>(type->getPrimitiveSizeInBits().getFixedValue()));
+  }
   return bits;
 }
 
@@ -126,7 +129,7 @@ unsigned registersPerValue(llvm::Function &function, const WorkItemUniformity &u
       continue;
     unsigned chains = 0;
     for (llvm::PHINode &phi : loop->getHeader()->phis())
-      if (uniformity.isVarying(&phi) && (phi.getType()->isFloatingPointTy() || phi.getType()->isIntegerTy()))
+      if (uniformity.isVarying(&phi) && (phi.getType()->isFPOrFPVectorTy() || phi.getType()->isIntOrIntVectorTy()))
         ++chains;
     // A loop that carries many values has independent chains already.
     if (chains > 0 && chains <= kMaxChainsToInterleave)
@@ -273,10 +276,13 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
     llvm::Expected<BlockMasks> masks = linearizeDivergentControlFlow(*input, uniformity);
     if (!masks)
       return masks.takeError();
+    unsigned widestBits = widestVaryingFloatBits(*input, uniformity);
     if (chosenWidth) {
-      width = vectorBits / widestVaryingFloatBits(*input, uniformity) * registersPerValue(*input, uniformity);
+      width = vectorBits / widestBits * registersPerValue(*input, uniformity);
       if (width < 2 || laneId->use_empty())
         return WidenedWorkItem{};
+    } else if (widestBits * width > vectorBits * kInterleavedRegisters) {
+      return WidenedWorkItem{}; // a given width too wide for this code's vector types
     }
     if (privateBytes(*input) * width > kMaxVectorPrivateBytes)
       return WidenedWorkItem{};
@@ -290,8 +296,8 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
   llvm::Function *vector = result->function;
   if (!vector)
     return {};
-  // Code written with vector types is SIMD code already, better run as it
-  // is than lane by lane; invalid IR would be a vectoriser bug: the scalar
+  // Code written with vector types is SIMD code already: where some of it
+  // would run lane by lane it is better run as it is; invalid IR would be a vectoriser bug: the scalar
   // form is right. Most of the work per lane would leave little to gain
   // over the scalar loop, which LLVM's loop vectoriser may still vectorise
   // (regions are weighed together by vectorizeRegions).

@@ -28,7 +28,25 @@ using Lanes = llvm::SmallVector<llvm::Value *, 16>;
 /// the branch would cost more than it saves (unless they may underflow).
 constexpr unsigned kMinSkippedInstructions = 12;
 
-bool isPackable(llvm::Type *type) { return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy(); }
+bool isPackableScalar(llvm::Type *type) {
+  return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy();
+}
+
+/// Scalars, and fixed vectors of integers or floating-point values (OpenCL
+/// C's vector types): lane i's K elements are elements iK .. iK + K - 1 of
+/// the widened vector ("lane-major"), so that a work-item's vector stays
+/// contiguous, as in memory.
+bool isPackable(llvm::Type *type) {
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type))
+    return vector->getElementType()->isIntegerTy() || vector->getElementType()->isFloatingPointTy();
+  return isPackableScalar(type);
+}
+
+/// Elements per work-item of a packable type: 1 for scalars.
+unsigned elementsOf(llvm::Type *type) {
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+  return vector ? vector->getNumElements() : 1;
+}
 
 class Widener {
 public:
@@ -165,7 +183,37 @@ private:
     last_[current_] = join;
   }
 
-  llvm::Type *vectorOf(llvm::Type *type) const { return llvm::FixedVectorType::get(type, width_); }
+  llvm::Type *vectorOf(llvm::Type *type) const {
+    return llvm::FixedVectorType::get(type->getScalarType(), elementsOf(type) * width_);
+  }
+
+  /// Each lane's element of <width x T> `perLane` repeated `elements` times,
+  /// lane-major: the mask (or scalar value) for a vector type's elements.
+  llvm::Value *repeatLanes(llvm::Value *perLane, unsigned elements) {
+    if (elements == 1)
+      return perLane;
+    llvm::SmallVector<int, 64> mask;
+    for (unsigned i = 0; i < width_; ++i)
+      mask.append(elements, static_cast<int>(i));
+    return builder_.CreateShuffleVector(perLane, mask);
+  }
+
+  /// A uniform value of vector type `value` in every lane.
+  llvm::Value *repeatVector(llvm::Value *value) {
+    unsigned elements = elementsOf(value->getType());
+    if (auto *constant = llvm::dyn_cast<llvm::Constant>(value)) {
+      llvm::SmallVector<llvm::Constant *, 64> repeated;
+      for (unsigned i = 0; i < width_; ++i)
+        for (unsigned e = 0; e < elements; ++e)
+          repeated.push_back(constant->getAggregateElement(e));
+      return llvm::ConstantVector::get(repeated);
+    }
+    llvm::SmallVector<int, 64> mask;
+    for (unsigned i = 0; i < width_; ++i)
+      for (unsigned e = 0; e < elements; ++e)
+        mask.push_back(static_cast<int>(e));
+    return builder_.CreateShuffleVector(value, mask);
+  }
 
   bool isVarying(const llvm::Value *value) const { return uniformity_.isVarying(value); }
 
@@ -182,6 +230,8 @@ private:
   }
 
   llvm::Value *packed(llvm::Value *value) {
+    if (value->getType()->isVectorTy() && !isVarying(value))
+      return repeatVector(llvm::isa<llvm::Constant>(value) ? value : scalar(value));
     if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
       return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(width_), constant);
     if (!isVarying(value))
@@ -190,9 +240,13 @@ private:
       return vector;
     auto found = lanes_.find(value);
     assert(found != lanes_.end() && "varying operand used before its definition");
+    unsigned elements = elementsOf(value->getType());
     llvm::Value *vector = llvm::PoisonValue::get(vectorOf(value->getType()));
     for (unsigned i = 0; i < width_; ++i)
-      vector = builder_.CreateInsertElement(vector, found->second[i], i);
+      for (unsigned e = 0; e < elements; ++e)
+        vector = builder_.CreateInsertElement(
+            vector, elements == 1 ? found->second[i] : builder_.CreateExtractElement(found->second[i], e),
+            i * elements + e);
     return vector;
   }
 
@@ -203,7 +257,13 @@ private:
       return found->second[i];
     llvm::Value *vector = vectors_.lookup(value);
     assert(vector && "varying operand used before its definition");
-    return builder_.CreateExtractElement(vector, i);
+    unsigned elements = elementsOf(value->getType());
+    if (elements == 1 || !value->getType()->isVectorTy())
+      return builder_.CreateExtractElement(vector, i);
+    llvm::SmallVector<int, 16> mask;
+    for (unsigned e = 0; e < elements; ++e)
+      mask.push_back(static_cast<int>(i * elements + e));
+    return builder_.CreateShuffleVector(vector, mask);
   }
 
   /// Lane 0's value of `value`, computed from lane 0's operands through
@@ -355,6 +415,9 @@ private:
     } else if (isElementwise(instruction)) {
       widenElementwise(instruction);
       return llvm::Error::success();
+    } else if (llvm::isa<llvm::ExtractElementInst, llvm::InsertElementInst, llvm::ShuffleVectorInst>(instruction) &&
+               isPackable(instruction.getType()) && widenVectorShuffle(instruction)) {
+      return llvm::Error::success();
     }
     scalarize(instruction);
     return llvm::Error::success();
@@ -400,7 +463,7 @@ private:
       ++result_.vectorInstructions;
       // An induction variable that steps evenly across lanes (an index):
       // lane 0's copy too, for the addresses of consecutive accesses.
-      if (!type->isFloatingPointTy() && uniformity_.stride(&phi).value_or(0) != 0)
+      if (!type->isFloatingPointTy() && !type->isVectorTy() && uniformity_.stride(&phi).value_or(0) != 0)
         firstLanePhis_[&phi] = builder_.CreatePHI(type, incoming, phi.getName() + ".lane0");
     } else {
       Lanes lanes;
@@ -455,9 +518,36 @@ private:
            *stride == static_cast<int64_t>(layout.getTypeAllocSize(type).getFixedValue());
   }
 
+  /// The block's mask for the elements of values of `type` (nullptr when
+  /// every lane runs the block).
+  llvm::Value *elementMask(llvm::Type *type) {
+    llvm::Value *mask = blockMask();
+    return mask ? repeatLanes(mask, elementsOf(type)) : nullptr;
+  }
+
+  /// The address of each element that a gather or scatter of `type` (a
+  /// scalar or vector type) through `pointer` touches, lane-major.
+  llvm::Value *elementPointers(llvm::Value *pointer, llvm::Type *type) {
+    unsigned elements = elementsOf(type);
+    llvm::Value *pointers = packed(pointer);
+    if (elements == 1)
+      return pointers;
+    llvm::SmallVector<llvm::Constant *, 64> offsets;
+    for (unsigned i = 0; i < width_; ++i)
+      for (unsigned e = 0; e < elements; ++e)
+        offsets.push_back(builder_.getInt64(e));
+    return builder_.CreateGEP(type->getScalarType(), repeatLanes(pointers, elements),
+                              llvm::ConstantVector::get(offsets));
+  }
+
+  /// A gather's or scatter's alignment: each element's own.
+  llvm::Align elementAlign(llvm::Align access, llvm::Type *type) {
+    return llvm::commonAlignment(access, source_.getDataLayout().getTypeStoreSize(type->getScalarType()));
+  }
+
   void visitLoad(llvm::LoadInst &load) {
     llvm::Type *type = vectorOf(load.getType());
-    llvm::Value *mask = blockMask();
+    llvm::Value *mask = elementMask(load.getType());
     llvm::Value *pointer = load.getPointerOperand();
     llvm::Value *result;
     if (isConsecutive(pointer, load.getType())) {
@@ -467,7 +557,8 @@ private:
       else
         result = builder_.CreateAlignedLoad(type, first, load.getAlign());
     } else {
-      result = builder_.CreateMaskedGather(type, packed(pointer), load.getAlign(), mask);
+      result = builder_.CreateMaskedGather(type, elementPointers(pointer, load.getType()),
+                                           elementAlign(load.getAlign(), load.getType()), mask);
     }
     result->setName(load.getName());
     vectors_[&load] = result;
@@ -475,10 +566,11 @@ private:
   }
 
   void visitStore(llvm::StoreInst &store) {
-    llvm::Value *mask = blockMask();
+    llvm::Type *type = store.getValueOperand()->getType();
+    llvm::Value *mask = elementMask(type);
     llvm::Value *pointer = store.getPointerOperand();
     llvm::Value *value = packed(store.getValueOperand());
-    if (isVarying(pointer) && isConsecutive(pointer, store.getValueOperand()->getType())) {
+    if (isVarying(pointer) && isConsecutive(pointer, type)) {
       llvm::Value *first = firstLane(pointer);
       if (mask)
         builder_.CreateMaskedStore(value, first, store.getAlign(), mask);
@@ -487,9 +579,61 @@ private:
     } else {
       // Lanes that store to one address store in lane order: the last
       // active lane's value stays, as if its work-item ran last.
-      builder_.CreateMaskedScatter(value, packed(pointer), store.getAlign(), mask);
+      builder_.CreateMaskedScatter(value, elementPointers(pointer, type), elementAlign(store.getAlign(), type), mask);
     }
     ++result_.vectorInstructions;
+  }
+
+  /// extractelement, insertelement and shufflevector with constant
+  /// positions on values of vector type: one shuffle of the lane-major
+  /// vectors. False for positions that differ between lanes.
+  bool widenVectorShuffle(llvm::Instruction &instruction) {
+    llvm::SmallVector<int, 64> mask;
+    llvm::Value *result = nullptr;
+    if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(&instruction)) {
+      auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+      unsigned elements = elementsOf(extract->getVectorOperandType());
+      if (!index || index->getZExtValue() >= elements)
+        return false;
+      for (unsigned i = 0; i < width_; ++i)
+        mask.push_back(static_cast<int>(i * elements + index->getZExtValue()));
+      result = builder_.CreateShuffleVector(packed(extract->getVectorOperand()), mask);
+    } else if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&instruction)) {
+      auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+      unsigned elements = elementsOf(insert->getType());
+      if (!index || index->getZExtValue() >= elements)
+        return false;
+      // The new element of each lane at its position, then the rest.
+      unsigned position = index->getZExtValue();
+      llvm::SmallVector<int, 64> spread;
+      for (unsigned i = 0; i < width_; ++i)
+        for (unsigned e = 0; e < elements; ++e) {
+          spread.push_back(e == position ? static_cast<int>(i) : -1);
+          mask.push_back(static_cast<int>(e == position ? width_ * elements + i * elements + e : i * elements + e));
+        }
+      llvm::Value *element = builder_.CreateShuffleVector(packed(insert->getOperand(1)), spread);
+      result = builder_.CreateShuffleVector(packed(insert->getOperand(0)), element, mask);
+    } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
+      unsigned in = elementsOf(shuffle->getOperand(0)->getType());
+      unsigned out = elementsOf(shuffle->getType());
+      for (unsigned i = 0; i < width_; ++i)
+        for (unsigned m = 0; m < out; ++m) {
+          int from = shuffle->getMaskValue(m);
+          if (from < 0)
+            mask.push_back(-1);
+          else if (static_cast<unsigned>(from) < in)
+            mask.push_back(static_cast<int>(i * in + from));
+          else
+            mask.push_back(static_cast<int>(width_ * in + i * in + (from - in)));
+        }
+      result = builder_.CreateShuffleVector(packed(shuffle->getOperand(0)), packed(shuffle->getOperand(1)), mask);
+    } else {
+      return false;
+    }
+    result->setName(instruction.getName());
+    vectors_[&instruction] = result;
+    ++result_.vectorInstructions;
+    return true;
   }
 
   static bool isElementwise(const llvm::Instruction &instruction) {
@@ -500,7 +644,14 @@ private:
   void widenElementwise(llvm::Instruction &instruction) {
     bool scalarTypes =
         isPackable(instruction.getType()) &&
-        llvm::all_of(instruction.operands(), [](llvm::Value *operand) { return isPackable(operand->getType()); });
+        llvm::all_of(instruction.operands(), [](llvm::Value *operand) { return isPackable(operand->getType()); }) &&
+        // Vector GEPs are not OpenCL C; casts between vectors and scalars
+        // other than bitcasts would need each element's lane.
+        !(llvm::isa<llvm::GetElementPtrInst>(instruction) && instruction.getType()->isVectorTy()) &&
+        (llvm::isa<llvm::BitCastInst>(instruction) || llvm::all_of(instruction.operands(), [&](llvm::Value *operand) {
+           return llvm::isa<llvm::SelectInst>(instruction) ||
+                  elementsOf(operand->getType()) == elementsOf(instruction.getType());
+         }));
     if (!scalarTypes) {
       scalarize(instruction);
       return;
@@ -513,7 +664,12 @@ private:
       llvm::Value *operand = instruction.getOperand(i);
       bool keepScalar =
           mixedAllowed && !isVarying(operand) && (llvm::isa<llvm::GetElementPtrInst>(instruction) || i == 0);
-      copy->setOperand(i, keepScalar ? scalar(operand) : packed(operand));
+      llvm::Value *widened = keepScalar ? scalar(operand) : packed(operand);
+      // A select of vectors on a scalar condition: the lane's condition for
+      // each of its elements.
+      if (!keepScalar && llvm::isa<llvm::SelectInst>(instruction) && i == 0 && !operand->getType()->isVectorTy())
+        widened = repeatLanes(widened, elementsOf(instruction.getType()));
+      copy->setOperand(i, widened);
     }
     copy->mutateType(vectorOf(instruction.getType()));
     copy->setDebugLoc({});
