@@ -129,6 +129,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(LowerAtomicBuiltinsPass());
     passes.addPass(PrepareInliningPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    passes.addPass(ClearPrivateVolatilePass());
     passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerWorkItemBuiltinsPass());
     passes.addPass(LowerLocalVariablesPass());

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 
@@ -95,6 +96,44 @@ CHECK: wi.x.body:
 CHECK-NEXT: call void @__polymux_work_item_k(ptr %a, i32 %n, <3 x float> %v, i8 %c, ptr %b, ptr %l, ptr %wg.info, i64 %wi.x, i64 %wi.y, i64 %wi.z)
 )");
   EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Passes, VolatilePrivateVariablesBecomePlain) {
+  llvm::LLVMContext context;
+  auto module = compileForHost(context, R"(
+__kernel void k(__global int *out, volatile __global int *flag) {
+  volatile int tid = get_local_id(0);
+  volatile int pair[2];
+  pair[tid & 1] = tid;
+  out[tid] = pair[0] + *flag;
+  *flag = tid;
+}
+)");
+  ASSERT_TRUE(module);
+  llvm::ModulePassManager passes;
+  passes.addPass(PrepareInliningPass());
+  passes.addPass(llvm::AlwaysInlinerPass(false));
+  passes.addPass(ClearPrivateVolatilePass());
+  run(*module, passes);
+  // The private variables' accesses are plain; the global flag's stay volatile.
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK-LABEL: define {{.*}}void @k(
+CHECK-NOT: store volatile i32 {{.*}}, ptr %tid
+CHECK-NOT: load volatile i32, ptr %tid
+CHECK-NOT: volatile {{.*}}%pair
+CHECK: load volatile i32, ptr {{%.*}}
+CHECK: store volatile i32 {{%.*}}, ptr {{%.*}}
+CHECK-NOT: volatile
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+  unsigned volatileAccesses = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(*module->getFunction("k")))
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+      volatileAccesses += load->isVolatile();
+    else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+      volatileAccesses += store->isVolatile();
+  EXPECT_EQ(volatileAccesses, 2u) << "the global flag's load and store";
 }
 
 TEST(Passes, ExactBuiltinsBecomeIntrinsics) {

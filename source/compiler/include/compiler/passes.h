@@ -109,6 +109,13 @@ struct PrepareInliningPass : llvm::PassInfoMixin<PrepareInliningPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Makes volatile loads and stores of private variables (allocas) plain
+/// ones: nobody but their work-item can see them, and volatile would keep
+/// them out of registers (clear_private_volatile.cpp).
+struct ClearPrivateVolatilePass : llvm::PassInfoMixin<ClearPrivateVolatilePass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// Turns each kernel `k` into an internal work-item function
 /// `__polymux_work_item_k(args..., ptr info, i64 x, i64 y, i64 z)` in which the
 /// work-item builtins (get_global_id, get_local_size, ...) are loads from the
