@@ -174,6 +174,7 @@ __kernel void k(__global float4 *out, __global const float4 *in, float s) {
   float4 y = x.wzyx * s + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
   y.y = x.x;
   y.w = (float)i;
+  y = (float4)(s) > (float4)(0.0f, 1.0f, 2.0f, 3.0f) ? y : x;
   out[i] = y;
 }
 )",
@@ -190,6 +191,9 @@ CHECK: shufflevector <8 x float> {{%.*}}, <8 x float> [[SPREADX]], <8 x i32> <i3
 CHECK: [[I:%.*]] = uitofp <2 x i64> {{%.*}} to <2 x float>
 CHECK: [[SPREAD:%.*]] = shufflevector <2 x float> [[I]], <2 x float> poison, <8 x i32> <i32 poison, i32 poison, i32 poison, i32 0, i32 poison, i32 poison, i32 poison, i32 1>
 CHECK: shufflevector <8 x float> {{%.*}}, <8 x float> [[SPREAD]], <8 x i32> <i32 0, i32 1, i32 2, i32 11, i32 4, i32 5, i32 6, i32 15>
+; a uniform vector condition, repeated for both lanes
+CHECK: [[COND:%.*]] = shufflevector <4 x i1> {{%.*}}, <4 x i1> poison, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 0, i32 1, i32 2, i32 3>
+CHECK: select <8 x i1> [[COND]], <8 x float>
 CHECK: store <8 x float>
 CHECK: ret void
 )");

@@ -662,8 +662,9 @@ private:
     llvm::Instruction *copy = instruction.clone();
     for (unsigned i = 0; i < copy->getNumOperands(); ++i) {
       llvm::Value *operand = instruction.getOperand(i);
-      bool keepScalar =
-          mixedAllowed && !isVarying(operand) && (llvm::isa<llvm::GetElementPtrInst>(instruction) || i == 0);
+      bool keepScalar = mixedAllowed && !isVarying(operand) &&
+                        (llvm::isa<llvm::GetElementPtrInst>(instruction) ||
+                         (i == 0 && !operand->getType()->isVectorTy())); // a vector condition needs every lane
       llvm::Value *widened = keepScalar ? scalar(operand) : packed(operand);
       // A select of vectors on a scalar condition: the lane's condition for
       // each of its elements.
