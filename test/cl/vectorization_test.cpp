@@ -114,6 +114,23 @@ __kernel void vector_mix(__global const float4 *in, __global float4 *out, __glob
   vstore3(w.xyz, g, threes);
 }
 
+// Barriers in both arms of a branch whose condition the vectoriser sees as
+// varying (it is computed from the local id) but which is the same for the
+// whole work-group, as OpenCL requires of barriers in branches.
+__kernel void barrier_branches(__global const float *in, __global float *out, __global const int *flags) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  if (flags[get_local_id(0) / get_local_size(0)] > 0) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    x = x * 2.0f + 1.0f;
+  } else {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    x -= 1.0f;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  out[i] = x;
+}
+
 __kernel void uniform_loads(__global const int *table, __global int *out, int k, int n) {
   int g = get_global_id(0);
   if (g * 2 < n)
@@ -410,6 +427,21 @@ TEST_P(VectorizationTest, VectorTypesWidenedAcrossWorkItems) {
         ASSERT_EQ(w[c], result[4 * g + c]) << where(geometry, g) << " element " << c;
       for (size_t c = 0; c < 3; ++c)
         ASSERT_EQ(w[c], threes[3 * g + c]) << where(geometry, g) << " vstore3 element " << c;
+    }
+  }
+}
+
+TEST_P(VectorizationTest, BarriersInBranchesTheWholeGroupTakes) {
+  Kernel k = kernel(program_, "barrier_branches");
+  for (cl_int flag : {1, -1}) {
+    Mem flagMem = buffer(CL_MEM_COPY_HOST_PTR, sizeof flag, &flag);
+    for (const Geometry &geometry : kGeometries) {
+      std::vector<cl_float> in(geometry.global);
+      for (size_t i = 0; i < in.size(); ++i)
+        in[i] = static_cast<float>(i % 37) - 9.0f;
+      std::vector<cl_float> result = runOnBuffer(k, geometry, in, in.size(), flagMem.get());
+      for (size_t g = 0; g < in.size(); ++g)
+        ASSERT_EQ(flag > 0 ? in[g] * 2.0f + 1.0f : in[g] - 1.0f, result[g]) << where(geometry, g) << " flag " << flag;
     }
   }
 }

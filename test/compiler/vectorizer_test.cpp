@@ -385,6 +385,36 @@ CHECK: ret void
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, BarrierRegionsReturnLaneZerosBarrier) {
+  // The condition looks varying (it is computed from the local id) but is
+  // the same for every work-item, as it must be for barriers in branches:
+  // which barrier region 0 reaches joins as a varying value, and the vector
+  // form returns lane 0's.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float *out, __global const int *flags) {
+  size_t i = get_global_id(0);
+  float x = out[i];
+  if (flags[get_local_id(0) / get_local_size(0)] > 0) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    x += 1.0f;
+  } else {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    x -= 1.0f;
+  }
+  out[i] = x;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal i32 @__polymux_region0_k.v8(
+CHECK: [[NEXT:%.*]] = extractelement <8 x i32> {{%.*}}, i64 0
+CHECK-NEXT: ret i32 [[NEXT]]
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK: call i32 @__polymux_region0_k.v8(
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, BarrierRegionsWithSpinLocksKeepTheScalarForm) {
   // Packed into one vector, the lane holding the lock would wait, masked,
   // for the lanes spinning on it.

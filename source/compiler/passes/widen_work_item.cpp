@@ -394,6 +394,14 @@ private:
       visitUniform(instruction);
       return llvm::Error::success();
     }
+    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(&instruction)) {
+      // A barrier region returns the barrier its work-items reached, which
+      // OpenCL requires to be the same for the whole work-group (the
+      // analysis sees a varying value where paths that differ per lane
+      // join): lane 0's.
+      builder_.CreateRet(lane(ret->getReturnValue(), 0));
+      return llvm::Error::success();
+    }
     if (instruction.isTerminator())
       return mux::makeError(mux::Status::Unsupported, "not vectorised: a divergent branch was left");
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
