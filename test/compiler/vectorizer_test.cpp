@@ -200,6 +200,24 @@ CHECK: ret void
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, VectorTypesWiderThanARegisterStillInterleave) {
+  // A float16 chain is two 256-bit registers per work-item: two work-items
+  // per call give four independent chains.
+  std::string result = checkVectorized(R"(
+__kernel void k(__global float16 *out, float a, float b, int n) {
+  float16 x = out[get_global_id(0)];
+  for (int i = 0; i < n; ++i)
+    x = mad(x, (float16)(a), (float16)(b));
+  out[get_global_id(0)] = x;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_k.v2(
+CHECK: call <32 x float> @llvm.fmuladd.v32f32(
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, LargeMaskedBlocksAreSkippedWhenNoLaneRunsThem) {
   std::string result = checkVectorized(R"(
 __kernel void k(__global float *out, __global const float *in) {

@@ -278,7 +278,8 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
       return masks.takeError();
     unsigned widestBits = widestVaryingFloatBits(*input, uniformity);
     if (chosenWidth) {
-      width = vectorBits / widestBits * registersPerValue(*input, uniformity);
+      // (A float16 on 256-bit registers: two work-items per four registers.)
+      width = vectorBits * registersPerValue(*input, uniformity) / widestBits;
       if (width < 2 || laneId->use_empty())
         return WidenedWorkItem{};
     } else if (widestBits * width > vectorBits * kInterleavedRegisters) {
@@ -297,10 +298,11 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
   if (!vector)
     return {};
   // Code written with vector types is SIMD code already: where some of it
-  // would run lane by lane it is better run as it is; invalid IR would be a vectoriser bug: the scalar
-  // form is right. Most of the work per lane would leave little to gain
-  // over the scalar loop, which LLVM's loop vectoriser may still vectorise
-  // (regions are weighed together by vectorizeRegions).
+  // would run lane by lane it is better run as it is. Invalid IR would be a
+  // vectoriser bug: the scalar form is right. Most of the work per lane
+  // would leave little to gain over the scalar loop, which LLVM's loop
+  // vectoriser may still vectorise (regions are weighed together by
+  // vectorizeRegions).
   if (result->scalarizedVectorInstructions > 0 || llvm::verifyFunction(*vector) ||
       (chosenWidth && result->vectorInstructions <= result->scalarizedInstructions)) {
     vector->eraseFromParent();
