@@ -81,14 +81,19 @@ bool synchronisesSubGroups(llvm::Function &function) {
   return false;
 }
 
-/// The width in bits of the widest floating-point type (or vector of them:
-/// a float4 is 128 bits) that varies between work-items, 32 when none
-/// does: one vector register holds this many bits of each work-item.
+/// The width in bits of the widest floating-point type or vector type (a
+/// float4 or an int4 is 128 bits) that varies between work-items, 32 when
+/// none does: one vector register holds this many bits of each work-item.
+/// Scalar integers do not count (64-bit indices would halve every float
+/// kernel's lanes).
 unsigned widestVaryingFloatBits(llvm::Function &function, const WorkItemUniformity &uniformity) {
   unsigned bits = 32;
   for (llvm::Instruction &instruction : llvm::instructions(function)) {
     llvm::Type *type = instruction.getType();
-    if (type->isFPOrFPVectorTy() && !type->isScalableTy() && uniformity.isVarying(&instruction))
+    bool counts =
+        type->isFloatingPointTy() || (llvm::isa<llvm::FixedVectorType>(type) &&
+                                      !type->getScalarType()->isIntegerTy(1) && !type->getScalarType()->isPointerTy());
+    if (counts && uniformity.isVarying(&instruction))
       bits = std::max(bits, static_cast<unsigned>(type->getPrimitiveSizeInBits().getFixedValue()));
   }
   return bits;
