@@ -225,7 +225,7 @@ private:
     builder_.CreateBr(header);
 
     builder_.SetInsertPoint(exit);
-    bool isScan = collective.collective == Collective::ScanInclusive || exclusive;
+    bool isScan = collective.isScan();
     if (!isScan)
       builder_.CreateAlignedStore(accumulator, slot(type, resultIndex), alignOf(type));
     builder_.CreateBr(after);
@@ -371,9 +371,8 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
         const CollectiveCall &collective = found->second;
         collectiveCalls.push_back({call, collective});
         scratchBytes = std::max(scratchBytes, slotBytes(collective));
-        subGroupResults |= collective.subGroup && collective.collective != Collective::Broadcast &&
-                           collective.collective != Collective::ScanInclusive &&
-                           collective.collective != Collective::ScanExclusive;
+        subGroupResults |=
+            collective.subGroup && !collective.isScan() && collective.collective != Collective::Broadcast;
       }
     }
     if (queryCalls.empty() && collectiveCalls.empty())
@@ -401,19 +400,19 @@ llvm::PreservedAnalyses LowerGroupBuiltinsPass::run(llvm::Module &module, llvm::
 }
 
 llvm::PreservedAnalyses LowerSubGroupCollectiveMarkersPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
-  llvm::SmallVector<llvm::Function *, 4> markers;
+  llvm::SmallVector<std::pair<llvm::Function *, CollectiveCall>, 4> markers;
   for (llvm::Function &function : module)
-    if (function.isDeclaration() && !function.use_empty() && classifySubGroupCollectiveMarker(function))
-      markers.push_back(&function);
+    if (function.isDeclaration() && !function.use_empty())
+      if (std::optional<CollectiveCall> collective = classifySubGroupCollectiveMarker(function))
+        markers.push_back({&function, *collective});
   if (markers.empty())
     return llvm::PreservedAnalyses::all();
-  for (llvm::Function *marker : markers) {
-    std::optional<CollectiveCall> collective = classifySubGroupCollectiveMarker(*marker);
+  for (auto &[marker, collective] : markers) {
     for (llvm::User *user : llvm::make_early_inc_range(marker->users())) {
       auto *call = llvm::cast<llvm::CallInst>(user);
       // The scratch and its result slots exist already (LowerGroupBuiltinsPass).
       GroupLowering lowering(*call->getFunction(), options, /*resultSlots=*/0);
-      lowering.lowerMarker(*call, *collective);
+      lowering.lowerMarker(*call, collective);
     }
     marker->eraseFromParent();
   }

@@ -28,10 +28,6 @@ using Lanes = llvm::SmallVector<llvm::Value *, 16>;
 /// the branch would cost more than it saves (unless they may underflow).
 constexpr unsigned kMinSkippedInstructions = 12;
 
-bool isPackableScalar(llvm::Type *type) {
-  return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy();
-}
-
 /// Scalars, and fixed vectors of integers or floating-point values (OpenCL
 /// C's vector types): lane i's K elements are elements iK .. iK + K - 1 of
 /// the widened vector ("lane-major"), so that a work-item's vector stays
@@ -39,7 +35,7 @@ bool isPackableScalar(llvm::Type *type) {
 bool isPackable(llvm::Type *type) {
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type))
     return vector->getElementType()->isIntegerTy() || vector->getElementType()->isFloatingPointTy();
-  return isPackableScalar(type);
+  return type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy();
 }
 
 /// Elements per work-item of a packable type: 1 for scalars.
@@ -198,16 +194,10 @@ private:
     return builder_.CreateShuffleVector(perLane, mask);
   }
 
-  /// A uniform value of vector type `value` in every lane.
+  /// A uniform value of vector type `value` in every lane (a constant for
+  /// a constant: the builder folds the shuffle).
   llvm::Value *repeatVector(llvm::Value *value) {
     unsigned elements = elementsOf(value->getType());
-    if (auto *constant = llvm::dyn_cast<llvm::Constant>(value)) {
-      llvm::SmallVector<llvm::Constant *, 64> repeated;
-      for (unsigned i = 0; i < width_; ++i)
-        for (unsigned e = 0; e < elements; ++e)
-          repeated.push_back(constant->getAggregateElement(e));
-      return llvm::ConstantVector::get(repeated);
-    }
     llvm::SmallVector<int, 64> mask;
     for (unsigned i = 0; i < width_; ++i)
       for (unsigned e = 0; e < elements; ++e)
@@ -231,7 +221,7 @@ private:
 
   llvm::Value *packed(llvm::Value *value) {
     if (value->getType()->isVectorTy() && !isVarying(value))
-      return repeatVector(llvm::isa<llvm::Constant>(value) ? value : scalar(value));
+      return repeatVector(scalar(value));
     if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
       return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(width_), constant);
     if (!isVarying(value))
@@ -245,7 +235,8 @@ private:
     for (unsigned i = 0; i < width_; ++i)
       for (unsigned e = 0; e < elements; ++e)
         vector = builder_.CreateInsertElement(
-            vector, elements == 1 ? found->second[i] : builder_.CreateExtractElement(found->second[i], e),
+            vector,
+            value->getType()->isVectorTy() ? builder_.CreateExtractElement(found->second[i], e) : found->second[i],
             i * elements + e);
     return vector;
   }
@@ -258,7 +249,7 @@ private:
     llvm::Value *vector = vectors_.lookup(value);
     assert(vector && "varying operand used before its definition");
     unsigned elements = elementsOf(value->getType());
-    if (elements == 1 || !value->getType()->isVectorTy())
+    if (!value->getType()->isVectorTy())
       return builder_.CreateExtractElement(vector, i);
     llvm::SmallVector<int, 16> mask;
     for (unsigned e = 0; e < elements; ++e)
