@@ -68,18 +68,9 @@ template <typename T> T hostResult(size_t item, unsigned width) {
 }
 
 size_t workItems(const DeviceFacts &facts, bool quick) {
-  size_t items = 0;
-  switch (facts.kind) {
-  case DeviceFacts::Kind::Gpu: // 16M items x 4096 mads: 2 ms on an H100
-    items = quick ? size_t{1} << 22 : size_t{1} << 24;
-    break;
-  case DeviceFacts::Kind::Cpu:
-    items = facts.computeUnits * (quick ? size_t{2048} : size_t{16384});
-    break;
-  case DeviceFacts::Kind::Simulated: // 4M guest mads per width
-    items = 1024;
-    break;
-  }
+  size_t items = facts.byKind(quick ? size_t{1} << 22 : size_t{1} << 24, // 16M x 4096 mads: 2 ms on an H100
+                              facts.computeUnits * (quick ? size_t{2048} : size_t{16384}),
+                              1024); // simulated: 4M guest mads per width
   items = std::min<size_t>(items, facts.maxAlloc / sizeof(float));
   return std::max<size_t>(items / 1024 * 1024, 1024);
 }

@@ -19,6 +19,19 @@ struct DeviceFacts {
   cl_ulong maxAlloc = 0;  ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
   cl_ulong globalMem = 0; ///< CL_DEVICE_GLOBAL_MEM_SIZE
   size_t maxWorkGroup = 1;
+
+  /// A workload's size for this device: `gpu`, `cpu` or `simulated`, by kind.
+  size_t byKind(size_t gpu, size_t cpu, size_t simulated) const {
+    switch (kind) {
+    case Kind::Gpu:
+      return gpu;
+    case Kind::Cpu:
+      return cpu;
+    case Kind::Simulated:
+      return simulated;
+    }
+    return cpu;
+  }
 };
 
 DeviceFacts deviceFacts(cl_device_id device);

@@ -37,18 +37,8 @@ std::string clStdOption(cl_device_id device) {
 }
 
 size_t elements(const DeviceFacts &facts, bool quick) {
-  size_t count = 0;
-  switch (facts.kind) {
-  case DeviceFacts::Kind::Gpu:
-    count = quick ? size_t{1} << 24 : size_t{1} << 26;
-    break;
-  case DeviceFacts::Kind::Cpu:
-    count = quick ? size_t{1} << 22 : size_t{1} << 24;
-    break;
-  case DeviceFacts::Kind::Simulated:
-    count = size_t{1} << 12;
-    break;
-  }
+  size_t count = facts.byKind(quick ? size_t{1} << 24 : size_t{1} << 26, quick ? size_t{1} << 22 : size_t{1} << 24,
+                              size_t{1} << 12);
   count = std::min<size_t>(count, facts.maxAlloc / sizeof(cl_int));
   return std::max<size_t>(count / kWorkGroupSize * kWorkGroupSize, kWorkGroupSize);
 }
