@@ -131,7 +131,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(ClearPrivateVolatilePass());
     passes.addPass(LowerGroupBuiltinsPass(groups));
-    passes.addPass(LowerWorkItemBuiltinsPass());
+    passes.addPass(LowerWorkItemBuiltinsPass(lowering.maxWorkGroupSize));
     passes.addPass(LowerLocalVariablesPass());
     passes.addPass(LowerPrintfPass());
     passes.addPass(LowerGenericAddressSpacePass());

@@ -114,6 +114,14 @@ std::string sizeTripleText(const char *attribute, const std::array<size_t, 3> &s
 
 } // namespace
 
+std::array<size_t, 3> requiredWorkGroupSize(const llvm::Function &kernel) {
+  return sizeTriple(kernel.getMetadata("reqd_work_group_size"));
+}
+
+std::array<size_t, 3> workGroupSizeHint(const llvm::Function &kernel) {
+  return sizeTriple(kernel.getMetadata("work_group_size_hint"));
+}
+
 bool isKernel(const llvm::Function &function) { return function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL; }
 
 llvm::SmallVector<llvm::Function *, 8> kernelFunctions(llvm::Module &module) {
@@ -169,8 +177,8 @@ KernelInfo kernelInfo(const llvm::Function &kernel) {
     }
     info.args.push_back(std::move(arg));
   }
-  info.reqdWorkGroupSize = sizeTriple(kernel.getMetadata("reqd_work_group_size"));
-  info.workGroupSizeHint = sizeTriple(kernel.getMetadata("work_group_size_hint"));
+  info.reqdWorkGroupSize = requiredWorkGroupSize(kernel);
+  info.workGroupSizeHint = workGroupSizeHint(kernel);
   info.vecTypeHint = vecTypeHintName(kernel.getMetadata("vec_type_hint"));
 
   llvm::SmallVector<std::string, 3> attributes;

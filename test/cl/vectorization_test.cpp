@@ -592,6 +592,90 @@ TEST_P(VectorizationTest, BarrierPhasesWithPrivateValuesAcrossBarriers) {
   }
 }
 
+/// Tiles indexed through quotients and remainders of a flattened local id
+/// (as CLBlast's Xgemm indexes its tiles): `tid / 8` is the same for a
+/// vector's lanes when they are 8 or fewer consecutive ids starting at a
+/// multiple of their count, `tid % 8` steps by one. One kernel requires its
+/// work-group size (the vectoriser may then rely on it), the other takes
+/// any, with the row length it assumes passed in.
+const char *kTileSource = R"(
+#define TILE(tid, n)                                                            \
+  int group = get_group_id(1) * get_num_groups(0) + get_group_id(0);            \
+  tile[tid] = in[group * n + (tid / 8) * 8 + tid % 8] + (float)(tid / 4);       \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                 \
+  int j = ((tid >> 2) & 30) | 1;                                                \
+  out[group * n + tid] = tile[n - 1 - tid] * 2.0f + (float)j +                  \
+                         (float)(tid & 15) * 0.5f + (float)((tid + 8) / 16) +   \
+                         (float)((tid - 8) % 16);
+
+__kernel __attribute__((reqd_work_group_size(8, 16, 1)))
+void tiles_required(__global const float *in, __global float *out) {
+  __local float tile[128];
+  int tid = get_local_id(1) * 8 + get_local_id(0);
+  TILE(tid, 128)
+}
+
+__kernel void tiles_any(__global const float *in, __global float *out, int row) {
+  __local float tile[256];
+  int tid = get_local_id(1) * row + get_local_id(0);
+  int n = row * get_local_size(1);
+  TILE(tid, n)
+}
+)";
+
+/// The host's computation of TILE for work-group `groupIndex` of `n`
+/// work-items.
+std::vector<float> expectedTiles(const std::vector<float> &in, size_t groupIndex, size_t n) {
+  std::vector<float> tile(n), out(n);
+  const float *group = &in[groupIndex * n];
+  for (size_t tid = 0; tid < n; ++tid)
+    tile[tid] = group[tid] + static_cast<float>(tid / 4);
+  for (size_t tid = 0; tid < n; ++tid) {
+    int t = static_cast<int>(tid);
+    int j = ((t >> 2) & 30) | 1;
+    out[tid] = tile[n - 1 - tid] * 2.0f + static_cast<float>(j) + static_cast<float>(t & 15) * 0.5f +
+               static_cast<float>((t + 8) / 16) + static_cast<float>((t - 8) % 16);
+  }
+  return out;
+}
+
+TEST_P(VectorizationTest, TilesIndexedByQuotientsOfTheLocalId) {
+  Program program = build(kTileSource);
+  ASSERT_TRUE(program);
+  struct Shape {
+    const char *kernel;
+    size_t local[2];
+    size_t groups[2];
+  };
+  // Rows of 8, 16 and 32 work-items, and rows narrower than a vector.
+  const Shape shapes[] = {{"tiles_required", {8, 16}, {3, 2}}, {"tiles_any", {8, 16}, {2, 2}},
+                          {"tiles_any", {16, 4}, {3, 1}},      {"tiles_any", {32, 2}, {1, 3}},
+                          {"tiles_any", {4, 8}, {2, 2}},       {"tiles_any", {2, 3}, {2, 1}}};
+  for (const Shape &shape : shapes) {
+    const size_t n = shape.local[0] * shape.local[1];
+    const size_t groupCount = shape.groups[0] * shape.groups[1];
+    std::vector<cl_float> in(n * groupCount);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<float>((i * 29) % 53) * 0.25f - 4.0f;
+    Kernel k = kernel(program, shape.kernel);
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, in.size() * 4, in.data());
+    Mem outMem = buffer(CL_MEM_READ_WRITE, in.size() * 4);
+    if (std::strcmp(shape.kernel, "tiles_any") == 0)
+      setArgs(k, inMem.get(), outMem.get(), static_cast<cl_int>(shape.local[0]));
+    else
+      setArgs(k, inMem.get(), outMem.get());
+    const size_t global[2] = {shape.local[0] * shape.groups[0], shape.local[1] * shape.groups[1]};
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, shape.local, 0, nullptr, nullptr));
+    std::vector<cl_float> result = read<cl_float>(outMem, in.size());
+    for (size_t group = 0; group < groupCount; ++group) {
+      std::vector<float> expected = expectedTiles(in, group, n);
+      for (size_t tid = 0; tid < n; ++tid)
+        ASSERT_EQ(expected[tid], result[group * n + tid]) << shape.kernel << " local " << shape.local[0] << "x"
+                                                          << shape.local[1] << " group " << group << " tid " << tid;
+    }
+  }
+}
+
 CLTEST_INSTANTIATE(VectorizationTest);
 
 } // namespace

@@ -23,7 +23,7 @@ std::string vectorize(llvm::LLVMContext &context, const std::string &source, boo
   passes.addPass(LowerAtomicBuiltinsPass());
   passes.addPass(PrepareInliningPass());
   passes.addPass(llvm::AlwaysInlinerPass(false));
-  passes.addPass(LowerWorkItemBuiltinsPass());
+  passes.addPass(LowerWorkItemBuiltinsPass(/*maxWorkGroupSize=*/1024));
   passes.addPass(LowerGenericAddressSpacePass());
   passes.addPass(VectorizeWorkItemsPass(256));
   if (wrap)
@@ -322,6 +322,51 @@ __kernel void same_for_all(__global int *p) { p[0] = 1; }
 )");
   EXPECT_EQ(module.find("polymux-vector-form"), std::string::npos) << module;
   EXPECT_NE(module.find("@__polymux_work_item_nested_divergent_loops("), std::string::npos);
+}
+
+TEST(Vectorizer, QuotientsOfTheLocalIdByTheWidthAreUniform) {
+  // Lanes hold 8 consecutive ids from a multiple of 8: tid / 8 (and
+  // ((tid >> 2) & 30) | 1, which InstCombine makes of (tid / 8) * 2 + 1) is
+  // one value for all of them, tid % 8 steps by one; tid / 4 and
+  // (tid + 3) / 16 take two values.
+  std::string result = checkVectorized(R"(
+__kernel __attribute__((reqd_work_group_size(8, 4, 1)))
+void whole(__global float *out, __global const float *in, int n) {
+  int tid = get_local_id(1) * 8 + get_local_id(0);
+  int row = tid / 8, column = tid % 8;
+  out[row * n + column] = in[((tid / 8) * 2 + 1) * n + column];
+}
+__kernel __attribute__((reqd_work_group_size(8, 4, 1)))
+void split(__global float *out, __global const float *in) {
+  int tid = get_local_id(1) * 8 + get_local_id(0);
+  out[tid] = in[tid / 4] + in[(tid + 3) / 16];
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_whole.v8(
+CHECK-NOT: masked.gather
+CHECK: load <8 x float>
+CHECK-NOT: masked.scatter
+CHECK: store <8 x float>
+CHECK-LABEL: define internal void @__polymux_work_item_split.v8(
+CHECK: masked.gather
+CHECK: masked.gather
+CHECK: store <8 x float>
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, RequiredWorkGroupSizeBoundsTheWidth) {
+  // A vector of 8 would never run for groups 4 wide.
+  std::string result = checkVectorized(R"(
+__kernel __attribute__((reqd_work_group_size(4, 2, 1)))
+void k(__global float *out) { out[get_global_id(0)] = 1.0f; }
+)",
+                                       R"(
+CHECK: define internal void @__polymux_work_item_k.v4(
+CHECK: store <4 x float>
+)");
+  EXPECT_TRUE(result.empty()) << result;
 }
 
 TEST(Vectorizer, EntryRunsFullVectorsThenTheScalarRest) {

@@ -395,7 +395,8 @@ llvm::PreservedAnalyses KernelWrapperPass::run(llvm::Module &module, llvm::Modul
     }
     llvm::SmallVector<VectorForm, 4> vectorForms;
     if (vectorBits && !scalarOnly && !regions->hasSubGroupBarriers())
-      vectorForms = vectorizeRegions(regions->functions, regions->stateStride != 0, vectorBits, functionAnalyses);
+      vectorForms = vectorizeRegions(regions->functions, regions->stateStride != 0, vectorBits,
+                                     maxLanesAlongX(*workItem), functionAnalyses);
     emitEntry(*workItem, *regions, vectorForms);
     if (!regions->functions.empty())
       workItem->eraseFromParent();

@@ -141,6 +141,18 @@ private:
   std::array<llvm::Value *, 3> localId_;
 };
 
+/// Gives the local id arguments of `workItem` their ranges: [0, size) for a
+/// required work-group size, [0, maxWorkGroupSize) otherwise.
+void addLocalIdRanges(llvm::Function &workItem, unsigned firstLocalId, uint64_t maxWorkGroupSize) {
+  std::array<size_t, 3> required = requiredWorkGroupSize(workItem);
+  for (unsigned dimension = 0; dimension < 3; ++dimension) {
+    uint64_t bound = required[dimension] ? std::min<uint64_t>(required[dimension], maxWorkGroupSize) : maxWorkGroupSize;
+    llvm::ConstantRange range(llvm::APInt(64, 0), llvm::APInt(64, bound));
+    workItem.addParamAttr(firstLocalId + dimension,
+                          llvm::Attribute::get(workItem.getContext(), llvm::Attribute::Range, range));
+  }
+}
+
 llvm::Function *makeWorkItemFunction(llvm::Function &kernel) {
   llvm::LLVMContext &context = kernel.getContext();
   llvm::SmallVector<llvm::Type *, 12> params(kernel.getFunctionType()->params());
@@ -200,6 +212,8 @@ llvm::PreservedAnalyses LowerWorkItemBuiltinsPass::run(llvm::Module &module, llv
     return llvm::PreservedAnalyses::all();
   for (llvm::Function *kernel : kernels) {
     llvm::Function *workItem = makeWorkItemFunction(*kernel);
+    if (maxWorkGroupSize)
+      addLocalIdRanges(*workItem, workItem->arg_size() - 3, maxWorkGroupSize);
     lowerBuiltinCalls(*workItem);
     // The body moved; a kernel still referenced stays as a declaration and
     // is reported by checkUnresolvedSymbols.

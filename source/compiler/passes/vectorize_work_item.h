@@ -26,8 +26,15 @@ bool keepsScalarForm(const llvm::Function &workItem);
 VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, unsigned vectorBits,
                              unsigned subGroupSize, llvm::FunctionAnalysisManager &analyses);
 
+/// The most work-items worth packing into one vector for `workItem`: a
+/// kernel that requires (or hints) a work-group size along x which is not a
+/// multiple of a register's lanes would never run a vector form that wide,
+/// so its vector forms take at most the largest power of two dividing that
+/// size (CLBlast's Xgemm requires 8). Unbounded without such an attribute.
+unsigned maxLanesAlongX(const llvm::Function &workItem);
+
 /// Vector forms of all the barrier regions of one kernel (barrier_regions.h)
-/// at one width, a float register's lanes, or none (when one cannot be
+/// at one width, a float register's lanes (at most `maxWidth`), or none (when one cannot be
 /// widened or they would not pay together). A vector form's state argument
 /// (with `keepsState`) points at the block of its `width` work-items'
 /// states, which it keeps field by field: the field at byte offset o of a
@@ -36,6 +43,7 @@ VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, un
 /// every lane. Every work-item of such a block must therefore run every
 /// region through the vector forms.
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
-                                                  unsigned vectorBits, llvm::FunctionAnalysisManager &analyses);
+                                                  unsigned vectorBits, unsigned maxWidth,
+                                                  llvm::FunctionAnalysisManager &analyses);
 
 } // namespace compiler

@@ -6,6 +6,7 @@
 // divergent branches, widens it and keeps the result when it pays.
 #include "vectorize_work_item.h"
 
+#include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
 #include "group_collectives.h"
 #include "linearize_divergence.h"
@@ -13,6 +14,7 @@
 #include "widen_work_item.h"
 #include "work_item_uniformity.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
@@ -240,7 +242,7 @@ bool promoteState(llvm::Function &input, llvm::Argument &state, unsigned width, 
 /// divergent branches (whose joins the analysis alone does not see).
 void findVaryingFields(llvm::Function &input, llvm::Argument &state, llvm::Argument &laneId, unsigned width,
                        std::set<int64_t> &varyingFields) {
-  WorkItemUniformity uniformity(input, &laneId);
+  WorkItemUniformity uniformity(input, &laneId, width);
   bool divergent =
       llvm::any_of(input, [&](llvm::BasicBlock &block) { return uniformity.isDivergent(block.getTerminator()); });
   const llvm::DataLayout &layout = input.getDataLayout();
@@ -272,19 +274,25 @@ bool hasAtomicsInLoops(llvm::Function &function) {
 
 /// Linearises and widens `input` (a prepared copy, discarded afterwards)
 /// at `width` lanes, or at the width its code suggests when 0.
-VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned width, unsigned vectorBits,
-                     const llvm::Twine &name, llvm::FunctionAnalysisManager &analyses) {
+VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned width, unsigned maxWidth,
+                     unsigned vectorBits, const llvm::Twine &name, llvm::FunctionAnalysisManager &analyses) {
   llvm::Argument *laneId = input->getArg(laneIdArgument);
   bool chosenWidth = width == 0;
+  // The lanes of a vector lie in one block of this many work-items, which
+  // the uniformity analysis may rely on (one register of floats unless the
+  // width is given).
+  unsigned laneBlock = chosenWidth ? std::min(vectorBits / 32, maxWidth) : width;
   auto result = [&]() -> llvm::Expected<WidenedWorkItem> {
-    WorkItemUniformity uniformity(*input, laneId);
+    WorkItemUniformity uniformity(*input, laneId, laneBlock);
     llvm::Expected<BlockMasks> masks = linearizeDivergentControlFlow(*input, uniformity);
     if (!masks)
       return masks.takeError();
     unsigned widestBits = widestVaryingFloatBits(*input, uniformity);
     if (chosenWidth) {
       // (A float16 on 256-bit registers: two work-items per four registers.)
-      width = vectorBits * registersPerValue(*input, uniformity) / widestBits;
+      width = std::min(vectorBits * registersPerValue(*input, uniformity) / widestBits, maxWidth);
+      if (uniformity.reliesOnLaneBlocks())
+        width = std::min(width, laneBlock);
       if (width < 2 || laneId->use_empty())
         return WidenedWorkItem{};
     } else if (widestBits * width > vectorBits * kInterleavedRegisters) {
@@ -333,6 +341,13 @@ bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupS
 
 } // namespace
 
+unsigned maxLanesAlongX(const llvm::Function &workItem) {
+  for (const std::array<size_t, 3> &sizes : {requiredWorkGroupSize(workItem), workGroupSizeHint(workItem)})
+    if (sizes[0] != 0)
+      return 1u << llvm::countr_zero(sizes[0]);
+  return ~0u;
+}
+
 bool keepsScalarForm(const llvm::Function &workItem) {
   return workItem.getSubprogram() || workItem.hasFnAttribute(kUsesPrintfAttribute);
 }
@@ -352,12 +367,13 @@ VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, un
   }
   // One sub-group per vector, or the width the code suggests.
   unsigned width = synchronisesSubGroups(*input) ? subGroupSize : 0;
-  return widenCopy(input, laneIdArgument, width, vectorBits, scalar.getName(), analyses);
+  return widenCopy(input, laneIdArgument, width, maxLanesAlongX(scalar), vectorBits, scalar.getName(), analyses);
 }
 
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
-                                                  unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
-  const unsigned width = vectorBits / 32;
+                                                  unsigned vectorBits, unsigned maxWidth,
+                                                  llvm::FunctionAnalysisManager &analyses) {
+  const unsigned width = std::min(vectorBits / 32, maxWidth);
   if (width < 2)
     return {};
   // Which fields hold different values in different lanes: none at first,
@@ -395,7 +411,7 @@ llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function 
   llvm::SmallVector<VectorForm, 4> forms;
   unsigned vectorInstructions = 0, scalarizedInstructions = 0;
   for (auto [region, copy] : llvm::zip(regions, copies)) {
-    forms.push_back(widenCopy(copy, copy->arg_size() - 4, width, vectorBits, region->getName(), analyses));
+    forms.push_back(widenCopy(copy, copy->arg_size() - 4, width, width, vectorBits, region->getName(), analyses));
     vectorInstructions += forms.back().vectorInstructions;
     scalarizedInstructions += forms.back().scalarizedInstructions;
   }

@@ -305,6 +305,17 @@ private:
     case llvm::Instruction::Trunc:
     case llvm::Instruction::GetElementPtr:
       return true;
+    case llvm::Instruction::LShr:
+    case llvm::Instruction::AShr:
+      return llvm::isa<llvm::ConstantInt>(instruction.getOperand(1));
+    case llvm::Instruction::UDiv:
+    case llvm::Instruction::URem:
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::SRem: {
+      // Division by a constant other than 0 (and -1, which overflows).
+      auto *divisor = llvm::dyn_cast<llvm::ConstantInt>(instruction.getOperand(1));
+      return divisor && !divisor->isZero() && !divisor->isMinusOne();
+    }
     default:
       return false;
     }
@@ -379,6 +390,11 @@ private:
           intrinsic->getIntrinsicID() == llvm::Intrinsic::experimental_noalias_scope_decl)
         if (llvm::any_of(intrinsic->args(), [&](llvm::Value *argument) { return isVarying(argument); }))
           return llvm::Error::success(); // hints about per-lane values: dropped
+    if (uniformity_.isLaneBlockUniform(&instruction)) {
+      // The same in every lane: lane 0's.
+      scalars_[&instruction] = insertClone(instruction, [&](llvm::Value *operand) { return firstLane(operand); });
+      return llvm::Error::success();
+    }
     bool varyingOperand =
         llvm::any_of(instruction.operands(), [&](llvm::Value *operand) { return isVarying(operand); });
     if (!isVarying(&instruction) && !varyingOperand) {

@@ -10,10 +10,18 @@
 // result is uniform (the vectoriser packs one sub-group per vector when a
 // function calls one). Control flow is left to the caller, which marks the phis at
 // joins of divergent branches (markVarying).
+//
+// Lanes also share the quotient of a value that runs through them one by
+// one from a multiple of the vector's width, divided by a multiple of that
+// width (`tid / 8` with `tid = get_local_id(1) * 8 + get_local_id(0)` and
+// vectors of 8 or fewer lanes): such quotients are found after a first
+// analysis and the analysis runs again with them uniform, until no new one
+// appears.
 #include "work_item_uniformity.h"
 
 #include "group_collectives.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -63,8 +71,9 @@ llvm::Function *laneIndexFunction(llvm::Module &module) {
 
 bool isLaneIndexCall(const llvm::Value *value) { return isCallTo(value, kLaneIndexName); }
 
-WorkItemUniformity::WorkItemUniformity(llvm::Function &function, llvm::Value *laneId)
-    : function_(function), laneId_(laneId) {
+WorkItemUniformity::WorkItemUniformity(llvm::Function &function, llvm::Value *laneId, unsigned laneBlock)
+    : function_(function), laneId_(laneId),
+      laneBlock_(laneBlock >= 2 && llvm::isPowerOf2_32(laneBlock) ? laneBlock : 0) {
   recompute();
 }
 
@@ -78,6 +87,24 @@ bool WorkItemUniformity::producesVaryingResult(const llvm::Instruction &instruct
 }
 
 void WorkItemUniformity::recompute() {
+  laneBlockUniform_.clear();
+  analyse();
+  if (!laneBlock_)
+    return;
+  for (;;) {
+    bool found = false;
+    for (llvm::Instruction &instruction : llvm::instructions(function_))
+      if (isVarying(&instruction) && !llvm::isa<llvm::PHINode>(instruction) && isLaneBlockQuotient(instruction) &&
+          laneBlockUniform_.insert(&instruction).second)
+        found = true;
+    if (!found)
+      return;
+    analyse();
+  }
+}
+
+void WorkItemUniformity::analyse() {
+  bits_.clear();
   varying_.clear();
   strides_.clear();
   llvm::SmallVector<llvm::Value *, 64> worklist{laneId_};
@@ -92,8 +119,185 @@ void WorkItemUniformity::markVarying(llvm::Value *value) {
   if (!varying_.insert(value).second)
     return;
   strides_.clear();
+  bits_.clear();
   llvm::SmallVector<llvm::Value *, 16> worklist{value};
   propagate(worklist);
+  // A quotient whose dividend stopped running through the lanes one by one
+  // (a uniform part of it now varies) varies again.
+  while (dropInvalidLaneBlockUniforms())
+    ;
+}
+
+bool WorkItemUniformity::reliesOnLaneBlocks() const {
+  if (!laneBlockUniform_.empty())
+    return true;
+  return laneBlock_ && llvm::any_of(llvm::instructions(function_), [&](const llvm::Instruction &instruction) {
+           return isVarying(&instruction) && keepsVaryingBits(instruction);
+         });
+}
+
+bool WorkItemUniformity::dropInvalidLaneBlockUniforms() {
+  bits_.clear();
+  for (const llvm::Instruction *instruction : laneBlockUniform_)
+    if (!isLaneBlockQuotient(*instruction)) {
+      auto *invalid = const_cast<llvm::Instruction *>(instruction);
+      laneBlockUniform_.erase(instruction);
+      varying_.insert(invalid);
+      strides_.clear();
+      bits_.clear();
+      llvm::SmallVector<llvm::Value *, 16> worklist{invalid};
+      propagate(worklist);
+      return true;
+    }
+  return false;
+}
+
+bool WorkItemUniformity::isLaneBlockQuotient(const llvm::Instruction &instruction) const {
+  if (!laneBlock_ || !instruction.getType()->isIntegerTy())
+    return false;
+  // Computed as if uniform: its operands' bits that differ between lanes.
+  std::optional<llvm::APInt> bits = resultVaryingBits(instruction);
+  return bits && bits->isZero();
+}
+
+std::optional<llvm::APInt> WorkItemUniformity::varyingBits(const llvm::Value *value) const {
+  llvm::Type *type = value->getType();
+  if (!type->isIntegerTy() || type->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  unsigned width = type->getIntegerBitWidth();
+  if (!isVarying(value))
+    return llvm::APInt::getZero(width);
+  if (value == laneId_ || isLaneIndexCall(value))
+    return llvm::APInt(width, laneBlock_ - 1);
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || llvm::isa<llvm::PHINode>(instruction))
+    return std::nullopt;
+  if (auto found = bits_.find(value); found != bits_.end())
+    return found->second;
+  std::optional<llvm::APInt> result = resultVaryingBits(*instruction);
+  bits_[value] = result;
+  return result;
+}
+
+/// Whether `value`'s bits up to the highest of `bits` are known zero:
+/// adding it to a value that varies only in `bits` carries nothing out of
+/// them.
+static bool clearsBitsOf(const llvm::Value *value, const llvm::APInt &bits, const llvm::DataLayout &layout) {
+  return llvm::computeKnownBits(value, layout).countMinTrailingZeros() >= bits.getActiveBits();
+}
+
+std::optional<llvm::APInt> WorkItemUniformity::resultVaryingBits(const llvm::Instruction &instruction) const {
+  const llvm::DataLayout &layout = function_.getDataLayout();
+  unsigned width = instruction.getType()->getIntegerBitWidth();
+  auto constant = [&](unsigned index) -> const llvm::APInt * {
+    auto *integer = llvm::dyn_cast<llvm::ConstantInt>(instruction.getOperand(index));
+    return integer ? &integer->getValue() : nullptr;
+  };
+  auto nonNegative = [&](unsigned index) {
+    return llvm::isKnownNonNegative(instruction.getOperand(index), llvm::SimplifyQuery(layout));
+  };
+  switch (instruction.getOpcode()) {
+  case llvm::Instruction::ZExt:
+  case llvm::Instruction::SExt:
+  case llvm::Instruction::Trunc: {
+    std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(0));
+    if (!bits)
+      return std::nullopt;
+    // A sign extension copies the sign bit, which must not vary.
+    if (instruction.getOpcode() == llvm::Instruction::SExt && bits->isSignBitSet())
+      return std::nullopt;
+    return bits->zextOrTrunc(width);
+  }
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::Or:
+  case llvm::Instruction::Xor:
+  case llvm::Instruction::And: {
+    const bool commutes = instruction.getOpcode() != llvm::Instruction::Sub;
+    for (unsigned i = 0; i < (commutes ? 2u : 1u); ++i) {
+      const llvm::Value *other = instruction.getOperand(1 - i);
+      if (isVarying(other))
+        continue;
+      std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(i));
+      if (!bits)
+        return std::nullopt;
+      switch (instruction.getOpcode()) {
+      case llvm::Instruction::And: // bits the uniform operand clears are 0
+        return *bits & ~llvm::computeKnownBits(other, layout).Zero;
+      case llvm::Instruction::Or: // and those it sets are 1, in every lane
+        return *bits & ~llvm::computeKnownBits(other, layout).One;
+      case llvm::Instruction::Xor:
+        return bits;
+      default:
+        // No carry or borrow leaves the varying bits when the uniform
+        // operand is zero there.
+        if (clearsBitsOf(other, *bits, layout))
+          return bits;
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  case llvm::Instruction::Shl:
+  case llvm::Instruction::LShr:
+  case llvm::Instruction::AShr: {
+    const llvm::APInt *amount = constant(1);
+    std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(0));
+    if (!amount || !bits || amount->uge(width))
+      return std::nullopt;
+    unsigned shift = static_cast<unsigned>(amount->getZExtValue());
+    if (instruction.getOpcode() == llvm::Instruction::Shl)
+      return bits->shl(shift);
+    if (instruction.getOpcode() == llvm::Instruction::AShr && bits->isSignBitSet())
+      return std::nullopt;
+    return bits->lshr(shift);
+  }
+  case llvm::Instruction::Mul: {
+    for (unsigned i = 0; i < 2; ++i)
+      if (const llvm::APInt *factor = constant(1 - i); factor && factor->isPowerOf2())
+        if (std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(i)))
+          return bits->shl(factor->logBase2());
+    return std::nullopt;
+  }
+  case llvm::Instruction::SDiv:
+  case llvm::Instruction::SRem:
+    if (!nonNegative(0) || !constant(1) || constant(1)->isNegative())
+      return std::nullopt;
+    [[fallthrough]];
+  case llvm::Instruction::UDiv:
+  case llvm::Instruction::URem: {
+    // The lanes' dividends lie in one aligned block of 2^k values (their
+    // varying bits are the low k): a divisor that is a multiple of 2^k puts
+    // them in one block of its own, with one quotient, and keeps the
+    // remainder's varying bits.
+    const llvm::APInt *divisor = constant(1);
+    std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(0));
+    if (!divisor || divisor->isZero() || !bits || (!bits->isMask() && !bits->isZero()) ||
+        divisor->countr_zero() < bits->getActiveBits())
+      return std::nullopt;
+    bool quotient =
+        instruction.getOpcode() == llvm::Instruction::UDiv || instruction.getOpcode() == llvm::Instruction::SDiv;
+    return quotient ? llvm::APInt::getZero(width) : *bits;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool WorkItemUniformity::keepsVaryingBits(const llvm::Instruction &instruction) const {
+  if (!laneBlock_)
+    return false;
+  switch (instruction.getOpcode()) {
+  case llvm::Instruction::And:
+  case llvm::Instruction::URem:
+  case llvm::Instruction::SRem:
+    break;
+  default:
+    return false;
+  }
+  std::optional<llvm::APInt> before = varyingBits(instruction.getOperand(0));
+  std::optional<llvm::APInt> after = varyingBits(&instruction);
+  return before && after && !before->isZero() && *before == *after && !isVarying(instruction.getOperand(1));
 }
 
 void WorkItemUniformity::propagate(llvm::SmallVectorImpl<llvm::Value *> &worklist) {
@@ -104,7 +308,7 @@ void WorkItemUniformity::propagate(llvm::SmallVectorImpl<llvm::Value *> &worklis
       // Stores and other void instructions have no result to spread to;
       // their varying operands are the widener's concern.
       if (!instruction || instruction->getType()->isVoidTy() || isAnyLaneCall(instruction) ||
-          isSubGroupUniformResult(instruction))
+          isSubGroupUniformResult(instruction) || laneBlockUniform_.contains(instruction))
         continue;
       if (varying_.insert(instruction).second)
         worklist.push_back(instruction);
@@ -231,6 +435,14 @@ std::optional<int64_t> WorkItemUniformity::computeStride(llvm::Value *value) {
   case llvm::Instruction::ZExt:
   case llvm::Instruction::Trunc:
     return stride(instruction->getOperand(0));
+  case llvm::Instruction::URem:
+  case llvm::Instruction::SRem:
+  case llvm::Instruction::And:
+    // A remainder or mask that keeps every bit in which the lanes differ
+    // takes the same uniform amount off each lane.
+    if (keepsVaryingBits(*instruction))
+      return stride(instruction->getOperand(0));
+    return std::nullopt;
   case llvm::Instruction::GetElementPtr: {
     auto *gep = llvm::cast<llvm::GEPOperator>(instruction);
     std::optional<int64_t> total = stride(gep->getPointerOperand());

@@ -3,6 +3,7 @@
 // 0), and how addresses and integers step from one lane to the next.
 #pragma once
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
@@ -28,8 +29,12 @@ bool isLaneIndexCall(const llvm::Value *value);
 class WorkItemUniformity {
 public:
   /// Analyses `function`, whose argument `laneId` is the local id that
-  /// differs by one from lane to lane.
-  WorkItemUniformity(llvm::Function &function, llvm::Value *laneId);
+  /// differs by one from lane to lane. With `laneBlock` (a power of two, at
+  /// least 2), the vectoriser promises vectors of at most `laneBlock`
+  /// lanes whose lane 0 has a local id that is a multiple of their width:
+  /// `(id + u) / C` is then uniform and `(id + u) % C` steps by one when C
+  /// and u are multiples of `laneBlock` (isLaneBlockUniform).
+  WorkItemUniformity(llvm::Function &function, llvm::Value *laneId, unsigned laneBlock = 0);
 
   /// Marks `value` varying and everything computed from it; for the phis
   /// at joins of divergent control flow.
@@ -41,6 +46,17 @@ public:
   /// always varying (each work-item has its own private memory); so are
   /// atomics and calls that may write memory.
   bool isVarying(const llvm::Value *value) const { return varying_.contains(value); }
+  /// Whether `instruction` is uniform although an operand varies: the
+  /// quotient of a value whose lanes all lie in one block of its divisor.
+  /// Lane 0's operands give its value.
+  bool isLaneBlockUniform(const llvm::Instruction *instruction) const {
+    return laneBlockUniform_.contains(instruction);
+  }
+  /// Whether a result relies on the promised `laneBlock` (a lane-block
+  /// uniform quotient, or a remainder found to step by one): the
+  /// vectoriser's width must not then exceed it.
+  bool reliesOnLaneBlocks() const;
+
   /// Whether `terminator` branches on a varying condition.
   bool isDivergent(const llvm::Instruction *terminator) const;
 
@@ -58,11 +74,21 @@ private:
   std::optional<int64_t> computeStride(llvm::Value *value);
   std::optional<int64_t> phiStride(llvm::PHINode &phi);
   bool isUniformStepOf(llvm::Value *value, llvm::PHINode &phi) const;
+  void analyse();
+  bool dropInvalidLaneBlockUniforms();
+  bool isLaneBlockQuotient(const llvm::Instruction &instruction) const;
+  std::optional<llvm::APInt> varyingBits(const llvm::Value *value) const;
+  std::optional<llvm::APInt> resultVaryingBits(const llvm::Instruction &instruction) const;
+  bool keepsVaryingBits(const llvm::Instruction &instruction) const;
 
   llvm::Function &function_;
   llvm::Value *laneId_;
+  unsigned laneBlock_;
   llvm::SmallPtrSet<const llvm::Value *, 32> varying_;
+  llvm::SmallPtrSet<const llvm::Instruction *, 8> laneBlockUniform_;
   llvm::DenseMap<llvm::Value *, std::optional<int64_t>> strides_;
+  /// varyingBits: the bits of an integer in which lanes may differ.
+  mutable llvm::DenseMap<const llvm::Value *, std::optional<llvm::APInt>> bits_;
 };
 
 } // namespace compiler

@@ -7,6 +7,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
+#include <array>
 #include <vector>
 
 namespace compiler {
@@ -21,6 +22,11 @@ llvm::SmallVector<llvm::Function *, 8> kernelFunctions(llvm::Module &module);
 /// The metadata of one kernel. Argument sizes use the module's data layout
 /// (host-side sizes: float3 is 16 bytes, pointers are pointer-sized).
 KernelInfo kernelInfo(const llvm::Function &kernel);
+
+/// A kernel's (or its work-item function's) reqd_work_group_size and
+/// work_group_size_hint attributes: zeros when absent.
+std::array<size_t, 3> requiredWorkGroupSize(const llvm::Function &kernel);
+std::array<size_t, 3> workGroupSizeHint(const llvm::Function &kernel);
 
 /// kernelInfo() of every kernel in `module`.
 std::vector<KernelInfo> kernelInfos(llvm::Module &module);

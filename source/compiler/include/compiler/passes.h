@@ -120,9 +120,14 @@ struct ClearPrivateVolatilePass : llvm::PassInfoMixin<ClearPrivateVolatilePass> 
 /// `__polymux_work_item_k(args..., ptr info, i64 x, i64 y, i64 z)` in which the
 /// work-item builtins (get_global_id, get_local_size, ...) are loads from the
 /// WorkGroupInfo `info` combined with the local id (x, y, z). The kernel
-/// itself is removed.
+/// itself is removed. With `maxWorkGroupSize`, each local id argument gets
+/// its range (below the kernel's reqd_work_group_size, or below the largest
+/// work-group the target runs), so that `tid % 8` on a local id becomes a
+/// mask and the vectoriser can see its lanes step by one.
 struct LowerWorkItemBuiltinsPass : llvm::PassInfoMixin<LowerWorkItemBuiltinsPass> {
+  explicit LowerWorkItemBuiltinsPass(uint64_t maxWorkGroupSize = 0) : maxWorkGroupSize(maxWorkGroupSize) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  uint64_t maxWorkGroupSize;
 };
 
 /// Implements the work-group and sub-group collective builtins
