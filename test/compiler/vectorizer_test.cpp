@@ -103,15 +103,22 @@ CHECK: call void @llvm.masked.store.v8f32.p0(<8 x float> {{.*}}, <8 x i1>
   EXPECT_TRUE(result.empty()) << result;
 }
 
-TEST(Vectorizer, StridedAccessesAreGathersAndScatters) {
+TEST(Vectorizer, ShortStridesAreSpansLongerOnesGathersAndScatters) {
+  // Lanes 2 or 3 elements apart: one access of the span they cover (under
+  // a mask that leaves the holes alone when storing) and a shuffle; 9
+  // elements apart: a gather, 7: a scatter.
   std::string result = checkVectorized(R"(
-__kernel void k(__global float *out, __global const float *in) {
+__kernel void k(__global float *out, __global float *far, __global const float *in) {
   size_t i = get_global_id(0);
   out[3 * i] = in[2 * i + 1];
+  far[7 * i] = in[9 * i] * in[9 * i] + 1.0f;
 }
 )",
                                        R"(
 CHECK-LABEL: define internal void @__polymux_work_item_k.v8(
+CHECK: [[SPAN:%.*]] = load <15 x float>, ptr
+CHECK: shufflevector <15 x float> [[SPAN]], <15 x float> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, i32 8, i32 10, i32 12, i32 14>
+CHECK: call void @llvm.masked.store.v22f32.p0(<22 x float> {{.*}}, <22 x i1> <i1 true, i1 false, i1 false, i1 true,
 CHECK: call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>
 CHECK: call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{.*}}, <8 x ptr>
 )");
@@ -339,7 +346,8 @@ void whole(__global float *out, __global const float *in, int n) {
 __kernel __attribute__((reqd_work_group_size(8, 4, 1)))
 void split(__global float *out, __global const float *in) {
   int tid = get_local_id(1) * 8 + get_local_id(0);
-  out[tid] = in[tid / 4] + in[(tid + 3) / 16];
+  float x = in[tid / 4] + in[(tid + 3) / 16];
+  out[tid] = ((((x * 0.5f + 1.0f) * x + 2.0f) * x + 3.0f) * x + 4.0f) * x / (x * x + 1.0f);
 }
 )",
                                        R"(
@@ -367,6 +375,31 @@ CHECK: define internal void @__polymux_work_item_k.v4(
 CHECK: store <4 x float>
 )");
   EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, RowsEachWorkItemWalksKeepTheScalarForm) {
+  // Each work-item reads its own row along the loop: the scalar form reads
+  // it several elements at a time, a vector form would gather every
+  // element. Columns read the same way vectorise.
+  llvm::LLVMContext context;
+  std::string module = vectorize(context, R"(
+__kernel void rows(__global float *out, __global const float *in) {
+  int i = get_global_id(0);
+  float s = 0.0f;
+  for (int k = 0; k < 64; ++k)
+    s += in[i * 67 + k];
+  out[i] = s;
+}
+__kernel void columns(__global float *out, __global const float *in) {
+  int i = get_global_id(0);
+  float s = 0.0f;
+  for (int k = 0; k < 64; ++k)
+    s += in[k * 67 + i];
+  out[i] = s;
+}
+)");
+  EXPECT_EQ(module.find("@__polymux_work_item_rows.v"), std::string::npos) << module;
+  EXPECT_NE(module.find("@__polymux_work_item_columns.v8"), std::string::npos) << module;
 }
 
 TEST(Vectorizer, EntryRunsFullVectorsThenTheScalarRest) {

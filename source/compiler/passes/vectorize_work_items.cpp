@@ -316,8 +316,7 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
   // would leave little to gain over the scalar loop, which LLVM's loop
   // vectoriser may still vectorise (regions are weighed together by
   // vectorizeRegions).
-  if (result->scalarizedVectorInstructions > 0 || llvm::verifyFunction(*vector) ||
-      (chosenWidth && result->vectorInstructions <= result->scalarizedInstructions)) {
+  if (result->scalarizedVectorInstructions > 0 || llvm::verifyFunction(*vector) || (chosenWidth && !result->pays())) {
     vector->eraseFromParent();
     return {};
   }
@@ -370,6 +369,56 @@ VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, un
   return widenCopy(input, laneIdArgument, width, maxLanesAlongX(scalar), vectorBits, scalar.getName(), analyses);
 }
 
+namespace {
+
+/// The barriers `region` may return (barrier_regions.h: the region that
+/// runs next), from constants returned directly or through phis and
+/// selects.
+llvm::SmallVector<uint64_t, 4> nextRegions(llvm::Function &region) {
+  llvm::SmallVector<uint64_t, 4> next;
+  llvm::SmallVector<llvm::Value *, 8> worklist;
+  llvm::SmallPtrSet<llvm::Value *, 8> seen;
+  for (llvm::BasicBlock &block : region)
+    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator()); ret && ret->getReturnValue())
+      worklist.push_back(ret->getReturnValue());
+  while (!worklist.empty()) {
+    llvm::Value *value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+      next.push_back(constant->getZExtValue());
+    else if (auto *phi = llvm::dyn_cast<llvm::PHINode>(value))
+      llvm::append_range(worklist, phi->incoming_values());
+    else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(value))
+      worklist.append({select->getTrueValue(), select->getFalseValue()});
+  }
+  return next;
+}
+
+/// Whether each region may run again after itself (it lies in a loop that
+/// contains barriers): such regions weigh kLoopWeight times more.
+llvm::SmallVector<bool, 4> repeatingRegions(llvm::ArrayRef<llvm::Function *> regions) {
+  const size_t count = regions.size();
+  // reaches[a][b]: region b may run after region a.
+  std::vector<std::vector<bool>> reaches(count, std::vector<bool>(count, false));
+  for (size_t r = 0; r < count; ++r)
+    for (uint64_t next : nextRegions(*regions[r]))
+      if (next != 0 && next < count)
+        reaches[r][next] = true;
+  for (size_t k = 0; k < count; ++k)
+    for (size_t a = 0; a < count; ++a)
+      if (reaches[a][k])
+        for (size_t b = 0; b < count; ++b)
+          if (reaches[k][b])
+            reaches[a][b] = true;
+  llvm::SmallVector<bool, 4> repeating;
+  for (size_t r = 0; r < count; ++r)
+    repeating.push_back(reaches[r][r]);
+  return repeating;
+}
+
+} // namespace
+
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
                                                   unsigned vectorBits, unsigned maxWidth,
                                                   llvm::FunctionAnalysisManager &analyses) {
@@ -409,14 +458,15 @@ llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function 
       return {};
   }
   llvm::SmallVector<VectorForm, 4> forms;
-  unsigned vectorInstructions = 0, scalarizedInstructions = 0;
-  for (auto [region, copy] : llvm::zip(regions, copies)) {
+  VectorForm total;
+  for (auto [region, copy, repeats] : llvm::zip(regions, copies, repeatingRegions(regions))) {
     forms.push_back(widenCopy(copy, copy->arg_size() - 4, width, width, vectorBits, region->getName(), analyses));
-    vectorInstructions += forms.back().vectorInstructions;
-    scalarizedInstructions += forms.back().scalarizedInstructions;
+    double weight = repeats ? kLoopWeight : 1;
+    total.vectorCost += forms.back().vectorCost * weight;
+    total.scalarCost += forms.back().scalarCost * weight;
   }
   bool complete = llvm::all_of(forms, [](const VectorForm &form) { return form.function != nullptr; });
-  if (complete && vectorInstructions > scalarizedInstructions)
+  if (complete && total.pays())
     return forms;
   for (VectorForm &form : forms)
     if (form.function)

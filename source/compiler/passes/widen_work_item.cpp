@@ -14,10 +14,18 @@
 #include "widen_sub_group_collective.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+
+#include <cmath>
 
 namespace compiler {
 namespace {
@@ -49,7 +57,9 @@ public:
   Widener(llvm::Function &scalar, llvm::Argument &laneId, WorkItemUniformity &uniformity, const BlockMasks &masks,
           unsigned width)
       : source_(scalar), laneId_(laneId), uniformity_(uniformity), masks_(masks), width_(width),
-        context_(scalar.getContext()), builder_(context_) {}
+        context_(scalar.getContext()), builder_(context_), dominators_(scalar), loops_(dominators_),
+        libraryInfoImpl_(scalar.getParent()->getTargetTriple()), assumptions_(scalar),
+        evolution_(scalar, libraryInfo_, assumptions_, dominators_, loops_) {}
 
   llvm::Expected<WidenedWorkItem> run(const llvm::Twine &name) {
     target_ = llvm::Function::Create(source_.getFunctionType(), llvm::GlobalValue::InternalLinkage, name,
@@ -206,6 +216,83 @@ private:
   }
 
   bool isVarying(const llvm::Value *value) const { return uniformity_.isVarying(value); }
+
+  // --- What each form costs (WidenedWorkItem::scalarCost, vectorCost) ---
+
+  enum class Form { Vector, Uniform, Gathered, StreamGathered, Scalarized };
+
+  /// Whether each lane's address of an access of `type` through `pointer`
+  /// moves by at most a few elements per iteration of the loop around it:
+  /// the scalar form reads such a stream several elements at a time
+  /// (unrolled, SLP-vectorised), which a gather across lanes cannot.
+  bool streamsAlongLoop(llvm::Value *pointer, llvm::Type *type) {
+    constexpr int64_t kMaxStreamStep = 4; // elements per iteration
+    const llvm::Loop *loop = loops_.getLoopFor(current_);
+    if (!loop)
+      return false;
+    std::optional<int64_t> step = stepAlong(evolution_.getSCEV(pointer), loop);
+    int64_t size = static_cast<int64_t>(source_.getDataLayout().getTypeAllocSize(type).getFixedValue());
+    return step && *step != 0 && std::abs(*step) <= kMaxStreamStep * size;
+  }
+
+  /// How much `expression` grows per iteration of `loop`, through sums,
+  /// constant multiples and integer casts (an OpenCL C index is taken not
+  /// to wrap, as WorkItemUniformity::stride does); nullopt when it does not
+  /// grow by a constant.
+  std::optional<int64_t> stepAlong(const llvm::SCEV *expression, const llvm::Loop *loop) {
+    if (evolution_.isLoopInvariant(expression, loop))
+      return 0;
+    if (auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(expression)) {
+      auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution_));
+      if (recurrence->getLoop() != loop || !recurrence->isAffine() || !step ||
+          !evolution_.isLoopInvariant(recurrence->getStart(), loop))
+        return std::nullopt;
+      return step->getAPInt().getSExtValue();
+    }
+    if (auto *cast = llvm::dyn_cast<llvm::SCEVIntegralCastExpr>(expression))
+      return stepAlong(cast->getOperand(), loop);
+    if (auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(expression)) {
+      int64_t total = 0;
+      for (const llvm::SCEV *operand : sum->operands()) {
+        std::optional<int64_t> step = stepAlong(operand, loop);
+        if (!step)
+          return std::nullopt;
+        total += *step;
+      }
+      return total;
+    }
+    if (auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(expression); product && product->getNumOperands() == 2)
+      if (auto *factor = llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0)))
+        if (std::optional<int64_t> step = stepAlong(product->getOperand(1), loop))
+          return *step * factor->getAPInt().getSExtValue();
+    return std::nullopt;
+  }
+
+  /// Counts one instruction of the block being widened, in `form`: as
+  /// `operations` vector operations for Form::Vector.
+  void count(Form form, unsigned operations = 1) {
+    double weight = std::pow(kLoopWeight, std::min(loops_.getLoopDepth(current_), 3u));
+    result_.scalarCost += weight;
+    switch (form) {
+    case Form::Vector:
+      ++result_.vectorInstructions;
+      result_.vectorCost += weight * operations / width_;
+      break;
+    case Form::Uniform:
+      ++result_.uniformInstructions;
+      result_.vectorCost += weight / width_;
+      break;
+    case Form::Gathered:
+    case Form::StreamGathered:
+      ++result_.gatheredAccesses;
+      result_.vectorCost += weight * kGatheredElementCost * (form == Form::StreamGathered ? kStreamedGatherFactor : 1);
+      break;
+    case Form::Scalarized:
+      ++result_.scalarizedInstructions;
+      result_.vectorCost += weight;
+      break;
+    }
+  }
 
   // --- Operands in each form, at the builder's position ---
 
@@ -439,6 +526,7 @@ private:
   }
 
   void visitUniform(llvm::Instruction &instruction) {
+    count(Form::Uniform);
     bool mayFault = instruction.mayHaveSideEffects() || instruction.mayReadFromMemory();
     llvm::Value *mask = mayFault && !instruction.isTerminator() ? blockMask() : nullptr;
     if (mask) {
@@ -465,7 +553,7 @@ private:
       scalars_[&call] = result;
     else
       vectors_[&call] = result;
-    ++result_.vectorInstructions;
+    count(Form::Vector);
   }
 
   void visitPhi(llvm::PHINode &phi) {
@@ -475,7 +563,7 @@ private:
       scalars_[&phi] = builder_.CreatePHI(type, incoming, phi.getName());
     } else if (isPackable(type)) {
       vectors_[&phi] = builder_.CreatePHI(vectorOf(type), incoming, phi.getName());
-      ++result_.vectorInstructions;
+      count(Form::Vector);
       // An induction variable that steps evenly across lanes (an index):
       // lane 0's copy too, for the addresses of consecutive accesses.
       if (!type->isFloatingPointTy() && !type->isVectorTy() && uniformity_.stride(&phi).value_or(0) != 0)
@@ -555,6 +643,51 @@ private:
                               llvm::ConstantVector::get(offsets));
   }
 
+  /// The memory a strided access of the lanes covers: from `base`, the
+  /// lowest address, `elements` elements of which lane i's is at
+  /// `positions[i]`; `accesses` vector accesses' worth.
+  struct StridedSpan {
+    llvm::Value *base;
+    unsigned elements;
+    llvm::SmallVector<int, 64> positions;
+    unsigned accesses;
+  };
+
+  /// The span of an access of scalar `type` through `pointer` whose lanes
+  /// lie a few elements apart (2 to kMaxSpanStride, or in reverse order),
+  /// which one wide access and a shuffle serve better than a gather.
+  std::optional<StridedSpan> stridedSpan(llvm::Value *pointer, llvm::Type *type) {
+    constexpr int64_t kMaxSpanStride = 4;
+    constexpr unsigned kMaxSpanElements = 64;
+    const llvm::DataLayout &layout = source_.getDataLayout();
+    std::optional<int64_t> stride = uniformity_.stride(pointer);
+    int64_t size = static_cast<int64_t>(layout.getTypeAllocSize(type).getFixedValue());
+    if (type->isVectorTy() || !isPackable(type) || !isVarying(pointer) || !stride || *stride == 0 ||
+        layout.getTypeStoreSize(type) != layout.getTypeAllocSize(type) || *stride % size != 0)
+      return std::nullopt;
+    int64_t step = *stride / size;
+    uint64_t distance = static_cast<uint64_t>(std::abs(step));
+    unsigned elements = static_cast<unsigned>((width_ - 1) * distance + 1);
+    if (step == 1 || distance > kMaxSpanStride || elements > kMaxSpanElements)
+      return std::nullopt;
+    StridedSpan span{firstLane(pointer), elements, {}, static_cast<unsigned>(distance)};
+    if (step < 0) // lane width - 1 has the lowest address
+      span.base = builder_.CreateGEP(type, span.base, builder_.getInt64(step * (width_ - 1)));
+    for (unsigned i = 0; i < width_; ++i)
+      span.positions.push_back(static_cast<int>(step > 0 ? i * distance : (width_ - 1 - i) * distance));
+    return span;
+  }
+
+  /// The mask of a span's elements: each lane's element as the lane's
+  /// `mask` (every lane when null), its holes off.
+  llvm::Value *spanMask(const StridedSpan &span, llvm::Value *mask) {
+    llvm::SmallVector<int, 64> select(span.elements, static_cast<int>(width_)); // a false element
+    for (unsigned i = 0; i < width_; ++i)
+      select[span.positions[i]] = static_cast<int>(i);
+    llvm::Value *lanes = mask ? mask : llvm::Constant::getAllOnesValue(vectorOf(builder_.getInt1Ty()));
+    return builder_.CreateShuffleVector(lanes, llvm::Constant::getNullValue(lanes->getType()), select);
+  }
+
   /// A gather's or scatter's alignment: each element's own.
   llvm::Align elementAlign(llvm::Align access, llvm::Type *type) {
     return llvm::commonAlignment(access, source_.getDataLayout().getTypeStoreSize(type->getScalarType()));
@@ -571,13 +704,24 @@ private:
         result = builder_.CreateMaskedLoad(type, first, load.getAlign(), mask);
       else
         result = builder_.CreateAlignedLoad(type, first, load.getAlign());
+      count(Form::Vector);
+    } else if (std::optional<StridedSpan> span = stridedSpan(pointer, load.getType())) {
+      // One load of the span (its holes too when every lane loads: they lie
+      // between addresses of one object) and a shuffle.
+      auto *spanType = llvm::FixedVectorType::get(load.getType(), span->elements);
+      llvm::Align align = elementAlign(load.getAlign(), load.getType());
+      llvm::Value *whole = mask ? static_cast<llvm::Value *>(
+                                      builder_.CreateMaskedLoad(spanType, span->base, align, spanMask(*span, mask)))
+                                : builder_.CreateAlignedLoad(spanType, span->base, align);
+      result = builder_.CreateShuffleVector(whole, span->positions);
+      count(Form::Vector, span->accesses);
     } else {
       result = builder_.CreateMaskedGather(type, elementPointers(pointer, load.getType()),
                                            elementAlign(load.getAlign(), load.getType()), mask);
+      count(streamsAlongLoop(pointer, load.getType()) ? Form::StreamGathered : Form::Gathered);
     }
     result->setName(load.getName());
     vectors_[&load] = result;
-    ++result_.vectorInstructions;
   }
 
   void visitStore(llvm::StoreInst &store) {
@@ -591,12 +735,22 @@ private:
         builder_.CreateMaskedStore(value, first, store.getAlign(), mask);
       else
         builder_.CreateAlignedStore(value, first, store.getAlign());
+      count(Form::Vector);
+    } else if (std::optional<StridedSpan> span = stridedSpan(pointer, type)) {
+      // The lanes' elements spread over the span, stored under a mask that
+      // leaves its holes alone.
+      llvm::SmallVector<int, 64> spread(span->elements, llvm::PoisonMaskElem);
+      for (unsigned i = 0; i < width_; ++i)
+        spread[span->positions[i]] = static_cast<int>(i);
+      builder_.CreateMaskedStore(builder_.CreateShuffleVector(value, spread), span->base,
+                                 elementAlign(store.getAlign(), type), spanMask(*span, mask));
+      count(Form::Vector, span->accesses);
     } else {
       // Lanes that store to one address store in lane order: the last
       // active lane's value stays, as if its work-item ran last.
       builder_.CreateMaskedScatter(value, elementPointers(pointer, type), elementAlign(store.getAlign(), type), mask);
+      count(Form::Gathered);
     }
-    ++result_.vectorInstructions;
   }
 
   /// extractelement, insertelement and shufflevector with constant
@@ -647,7 +801,7 @@ private:
     }
     result->setName(instruction.getName());
     vectors_[&instruction] = result;
-    ++result_.vectorInstructions;
+    count(Form::Vector);
     return true;
   }
 
@@ -691,7 +845,7 @@ private:
     copy->setDebugLoc({});
     builder_.Insert(copy, instruction.getName());
     vectors_[&instruction] = copy;
-    ++result_.vectorInstructions;
+    count(Form::Vector);
   }
 
   /// An intrinsic with a vector form of the same meaning (fma, sqrt, fabs,
@@ -723,7 +877,7 @@ private:
     if (llvm::isa<llvm::FPMathOperator>(vector))
       vector->copyFastMathFlags(&call);
     vectors_[&call] = vector;
-    ++result_.vectorInstructions;
+    count(Form::Vector);
     return true;
   }
 
@@ -746,7 +900,7 @@ private:
     }
     if (!instruction.getType()->isVoidTy())
       lanes_[&instruction] = std::move(lanes);
-    ++result_.scalarizedInstructions;
+    count(Form::Scalarized);
     if (instruction.getType()->isVectorTy() ||
         llvm::any_of(instruction.operands(), [](llvm::Value *operand) { return operand->getType()->isVectorTy(); }))
       ++result_.scalarizedVectorInstructions;
@@ -773,6 +927,12 @@ private:
   /// skipped from and what it holds.
   std::optional<Skip> skip_;
   WidenedWorkItem result_;
+  llvm::DominatorTree dominators_;
+  llvm::LoopInfo loops_;
+  llvm::TargetLibraryInfoImpl libraryInfoImpl_;
+  llvm::TargetLibraryInfo libraryInfo_{libraryInfoImpl_};
+  llvm::AssumptionCache assumptions_;
+  llvm::ScalarEvolution evolution_;
 };
 
 } // namespace

@@ -17,12 +17,37 @@ struct WidenedWorkItem {
   unsigned width = 0;
   /// Instructions that became one vector operation.
   unsigned vectorInstructions = 0;
+  /// Memory accesses that became gathers or scatters (not counted above):
+  /// each lane's element is a memory access of its own.
+  unsigned gatheredAccesses = 0;
+  /// Uniform instructions, run once for all lanes.
+  unsigned uniformInstructions = 0;
   /// Instructions that run once per lane (calls without a vector form,
   /// atomics, values of vector or aggregate type).
   unsigned scalarizedInstructions = 0;
   /// Those of them on values of vector type: code already written for SIMD.
   unsigned scalarizedVectorInstructions = 0;
+  /// Estimated cost per work-item of the scalar form and of this vector
+  /// form, in scalar instructions, each weighted by kLoopWeight per loop
+  /// around it: a vector instruction costs 1 / width of a scalar one per
+  /// work-item, a gathered or scattered element kGatheredElementCost.
+  double scalarCost = 0;
+  double vectorCost = 0;
+
+  /// Whether this form should run instead of the scalar one.
+  bool pays() const { return vectorCost < scalarCost; }
 };
+
+/// How much more an instruction inside a loop weighs than one around it.
+inline constexpr double kLoopWeight = 8;
+/// A lane's element of a gather or scatter, in scalar instructions: x86
+/// cores fetch about one element per cycle or less (AMD's Zen 4 microcodes
+/// them) and retire four to six scalar instructions meanwhile.
+inline constexpr double kGatheredElementCost = 8;
+/// How many times more a gathered element costs when each lane's address
+/// moves by a few elements per iteration of the loop around it: the
+/// scalar form then loads several of them at once.
+inline constexpr double kStreamedGatherFactor = 4;
 
 /// Widens `scalar`, whose divergent control flow has been linearised
 /// (`masks`), into a new internal function `name` of the same module.

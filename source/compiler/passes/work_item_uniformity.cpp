@@ -266,18 +266,41 @@ std::optional<llvm::APInt> WorkItemUniformity::resultVaryingBits(const llvm::Ins
     [[fallthrough]];
   case llvm::Instruction::UDiv:
   case llvm::Instruction::URem: {
-    // The lanes' dividends lie in one aligned block of 2^k values (their
-    // varying bits are the low k): a divisor that is a multiple of 2^k puts
-    // them in one block of its own, with one quotient, and keeps the
+    // The lanes' dividends lie in one aligned block of 2^k values (they
+    // differ in the low k bits only): a divisor that is a multiple of 2^k
+    // puts them in one block of its own, with one quotient, and keeps the
     // remainder's varying bits.
     const llvm::APInt *divisor = constant(1);
     std::optional<llvm::APInt> bits = varyingBits(instruction.getOperand(0));
-    if (!divisor || divisor->isZero() || !bits || (!bits->isMask() && !bits->isZero()) ||
-        divisor->countr_zero() < bits->getActiveBits())
+    if (!divisor || divisor->isZero() || !bits || divisor->countr_zero() < bits->getActiveBits())
       return std::nullopt;
     bool quotient =
         instruction.getOpcode() == llvm::Instruction::UDiv || instruction.getOpcode() == llvm::Instruction::SDiv;
     return quotient ? llvm::APInt::getZero(width) : *bits;
+  }
+  case llvm::Instruction::ICmp: {
+    // x < u, with lanes' x differing only in low bits where u is zero,
+    // compares the same high bits in every lane (x <= u would not: it also
+    // depends on whether the low bits are zero).
+    auto *compare = llvm::cast<llvm::ICmpInst>(&instruction);
+    llvm::CmpPredicate predicate = compare->getCmpPredicate();
+    unsigned varying = isVarying(compare->getOperand(0)) ? 0 : 1;
+    if (varying == 1)
+      predicate = llvm::CmpPredicate::getSwapped(predicate);
+    switch (predicate) {
+    case llvm::CmpInst::ICMP_ULT:
+    case llvm::CmpInst::ICMP_SLT:
+    case llvm::CmpInst::ICMP_UGE:
+    case llvm::CmpInst::ICMP_SGE:
+      break;
+    default:
+      return std::nullopt;
+    }
+    const llvm::Value *bound = compare->getOperand(1 - varying);
+    std::optional<llvm::APInt> bits = varyingBits(compare->getOperand(varying));
+    if (isVarying(bound) || !bits || !clearsBitsOf(bound, *bits, layout))
+      return std::nullopt;
+    return llvm::APInt::getZero(1);
   }
   default:
     return std::nullopt;
