@@ -278,10 +278,10 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
                      unsigned vectorBits, const llvm::Twine &name, llvm::FunctionAnalysisManager &analyses) {
   llvm::Argument *laneId = input->getArg(laneIdArgument);
   bool chosenWidth = width == 0;
-  // The lanes of a vector lie in one block of this many work-items, which
-  // the uniformity analysis may rely on (one register of floats unless the
-  // width is given).
-  unsigned laneBlock = chosenWidth ? std::min(vectorBits / 32, maxWidth) : width;
+  // The lanes of a vector lie in one block of this many work-items (the
+  // widest width the choice below can make, unless the width is given),
+  // which the uniformity analysis may rely on.
+  unsigned laneBlock = chosenWidth ? std::min(vectorBits * kInterleavedRegisters / 32, maxWidth) : width;
   auto result = [&]() -> llvm::Expected<WidenedWorkItem> {
     WorkItemUniformity uniformity(*input, laneId, laneBlock);
     llvm::Expected<BlockMasks> masks = linearizeDivergentControlFlow(*input, uniformity);
@@ -291,8 +291,6 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
     if (chosenWidth) {
       // (A float16 on 256-bit registers: two work-items per four registers.)
       width = std::min(vectorBits * registersPerValue(*input, uniformity) / widestBits, maxWidth);
-      if (uniformity.reliesOnLaneBlocks())
-        width = std::min(width, laneBlock);
       if (width < 2 || laneId->use_empty())
         return WidenedWorkItem{};
     } else if (widestBits * width > vectorBits * kInterleavedRegisters) {

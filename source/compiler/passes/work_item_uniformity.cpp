@@ -128,14 +128,6 @@ void WorkItemUniformity::markVarying(llvm::Value *value) {
     ;
 }
 
-bool WorkItemUniformity::reliesOnLaneBlocks() const {
-  if (!laneBlockUniform_.empty())
-    return true;
-  return laneBlock_ && llvm::any_of(llvm::instructions(function_), [&](const llvm::Instruction &instruction) {
-           return isVarying(&instruction) && keepsVaryingBits(instruction);
-         });
-}
-
 bool WorkItemUniformity::dropInvalidLaneBlockUniforms() {
   bits_.clear();
   for (const llvm::Instruction *instruction : laneBlockUniform_)

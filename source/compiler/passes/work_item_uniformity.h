@@ -52,10 +52,6 @@ public:
   bool isLaneBlockUniform(const llvm::Instruction *instruction) const {
     return laneBlockUniform_.contains(instruction);
   }
-  /// Whether a result relies on the promised `laneBlock` (a lane-block
-  /// uniform quotient, or a remainder found to step by one): the
-  /// vectoriser's width must not then exceed it.
-  bool reliesOnLaneBlocks() const;
 
   /// Whether `terminator` branches on a varying condition.
   bool isDivergent(const llvm::Instruction *terminator) const;
