@@ -27,6 +27,12 @@ inline void check(cl_int status, const char *what) {
     throw ClError(what, status);
 }
 
+/// Sets `kernel`'s arguments 0, 1, ... to `arguments` (each by its size).
+template <typename... Arguments> void setKernelArguments(cl_kernel kernel, const Arguments &...arguments) {
+  cl_uint index = 0;
+  (check(clSetKernelArg(kernel, index++, sizeof(arguments), &arguments), "clSetKernelArg"), ...);
+}
+
 std::string platformName(cl_platform_id platform);
 std::string deviceName(cl_device_id device);
 

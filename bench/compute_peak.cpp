@@ -83,15 +83,8 @@ Figure runWidth(const DeviceSession &session, const DeviceFacts &facts, const Si
     const std::string source = kernelSource(width, isDouble);
     BuiltKernel built = build(session, source.c_str(), "peak");
     cl_kernel kernel = built.kernel.get();
-    const T multiplier = kMultiplier, addend = kAddend;
-    check(clSetKernelArg(kernel, 0, sizeof(cl_mem), &out), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 1, sizeof(T), &multiplier), "clSetKernelArg");
-    check(clSetKernelArg(kernel, 2, sizeof(T), &addend), "clSetKernelArg");
-    Launch launch;
-    launch.kernel = kernel;
-    launch.global[0] = items;
-    launch.driverChoosesLocal = true;
-    const double seconds = secondsPerLaunch(session, launch, timingPlan(facts, sizes.quick));
+    setKernelArguments(kernel, out, T(kMultiplier), T(kAddend));
+    const double seconds = secondsPerLaunch(session, kernel, items, timingPlan(facts, sizes.quick));
 
     std::vector<T> result(items);
     check(clEnqueueReadBuffer(session.queue(), out, CL_TRUE, 0, items * sizeof(T), result.data(), 0, nullptr, nullptr),

@@ -56,6 +56,14 @@ double secondsPerCall(const DeviceSession &session, const std::function<void()> 
   return best;
 }
 
+double secondsPerLaunch(const DeviceSession &session, cl_kernel kernel, size_t items, const TimingPlan &plan) {
+  Launch launch;
+  launch.kernel = kernel;
+  launch.global[0] = items;
+  launch.driverChoosesLocal = true;
+  return secondsPerLaunch(session, launch, plan);
+}
+
 double secondsPerLaunch(const DeviceSession &session, const Launch &launch, const TimingPlan &plan) {
   return secondsPerCall(
       session,

@@ -37,6 +37,10 @@ struct Launch {
 /// (each batch timed from its first enqueue to clFinish, divided by its size).
 double secondsPerLaunch(const DeviceSession &session, const Launch &launch, const TimingPlan &plan);
 
+/// secondsPerLaunch of `kernel` over `items` work-items in one dimension,
+/// in work-groups the driver chooses.
+double secondsPerLaunch(const DeviceSession &session, cl_kernel kernel, size_t items, const TimingPlan &plan);
+
 /// The same for any work `enqueue` puts on the session's queue (a library
 /// call that launches kernels of its own).
 double secondsPerCall(const DeviceSession &session, const std::function<void()> &enqueue, const TimingPlan &plan);

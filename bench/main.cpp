@@ -22,6 +22,7 @@
 #include "compute_peak.h"
 #include "device_facts.h"
 #include "global_bandwidth.h"
+#include "integer_peak.h"
 #include "machine_limits.h"
 #include "math_workloads.h"
 #include "sgemm.h"
@@ -51,9 +52,9 @@ struct Column {
   bench::Figure computeDouble;
   bench::Figure subGroups;
   std::vector<bench::Figure> math; ///< one per bench::mathCases() entry
-  /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), sgemmLabels(),
-  /// clblastSgemmLabels().
-  std::vector<bench::Figure> compute, bandwidth, gemm, clblast;
+  /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), integerComputeLabels(),
+  /// sgemmLabels(), clblastSgemmLabels().
+  std::vector<bench::Figure> compute, bandwidth, integers, gemm, clblast;
   bench::Figure simCompute, simMemory; ///< simulated devices only
 };
 
@@ -89,6 +90,8 @@ std::vector<const bench::Figure *> figures(const Column &column) {
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
   all.push_back(&column.computeDouble);
+  for (const bench::Figure &figure : column.integers)
+    all.push_back(&figure);
   all.push_back(&column.subGroups);
   for (const auto *group : {&column.gemm, &column.clblast, &column.math})
     for (const bench::Figure &figure : *group)
@@ -149,6 +152,7 @@ void printTable(const std::vector<Column> &columns, const bench::MachineLimits *
   addLabels(bench::globalBandwidthLabels(), machine ? &machine->triad : nullptr, false);
   addLabels(bench::peakComputeLabels(), machine ? &machine->fmaFloat : nullptr, true);
   addLabels(std::span(&bench::peakComputeDoubleLabel(), 1), machine ? &machine->fmaDouble : nullptr, true);
+  addLabels(bench::integerComputeLabels(), nullptr, false);
   addLabels(std::span(&bench::subGroupCollectivesLabel(), 1), nullptr, false);
   addLabels(bench::sgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   addLabels(bench::clblastSgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
@@ -297,6 +301,7 @@ int main(int argc, char **argv) {
         column.bandwidth = bench::globalBandwidth(session, deviceSizes);
         column.compute = bench::peakCompute(session, deviceSizes);
         column.computeDouble = bench::peakComputeDouble(session, deviceSizes);
+        column.integers = bench::integerCompute(session, deviceSizes);
         column.subGroups = bench::subGroupCollectives(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
         column.clblast = bench::clblastSgemm(session, deviceSizes);
@@ -313,6 +318,7 @@ int main(int argc, char **argv) {
       // A session that failed early ran none of these.
       column.bandwidth.resize(bench::globalBandwidthLabels().size());
       column.compute.resize(bench::peakComputeLabels().size());
+      column.integers.resize(bench::integerComputeLabels().size());
       column.gemm.resize(bench::sgemmLabels().size());
       column.clblast.resize(bench::clblastSgemmLabels().size());
       column.math.resize(bench::mathCases().size());
