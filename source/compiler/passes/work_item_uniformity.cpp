@@ -290,7 +290,9 @@ std::optional<llvm::APInt> WorkItemUniformity::resultVaryingBits(const llvm::Ins
     }
     const llvm::Value *bound = compare->getOperand(1 - varying);
     std::optional<llvm::APInt> bits = varyingBits(compare->getOperand(varying));
-    if (isVarying(bound) || !bits || !clearsBitsOf(bound, *bits, layout))
+    // (A signed comparison also needs the sign bit the same in every lane.)
+    if (isVarying(bound) || !bits || !clearsBitsOf(bound, *bits, layout) ||
+        (compare->isSigned() && bits->isSignBitSet()))
       return std::nullopt;
     return llvm::APInt::getZero(1);
   }
