@@ -275,20 +275,16 @@ private:
     result_.scalarCost += weight;
     switch (form) {
     case Form::Vector:
-      ++result_.vectorInstructions;
       result_.vectorCost += weight * operations / width_;
       break;
     case Form::Uniform:
-      ++result_.uniformInstructions;
       result_.vectorCost += weight / width_;
       break;
     case Form::Gathered:
     case Form::StreamGathered:
-      ++result_.gatheredAccesses;
       result_.vectorCost += weight * kGatheredElementCost * (form == Form::StreamGathered ? kStreamedGatherFactor : 1);
       break;
     case Form::Scalarized:
-      ++result_.scalarizedInstructions;
       result_.vectorCost += weight;
       break;
     }

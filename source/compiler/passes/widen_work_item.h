@@ -15,17 +15,9 @@ struct WidenedWorkItem {
   /// dimension 0 is the id of lane 0.
   llvm::Function *function = nullptr;
   unsigned width = 0;
-  /// Instructions that became one vector operation.
-  unsigned vectorInstructions = 0;
-  /// Memory accesses that became gathers or scatters (not counted above):
-  /// each lane's element is a memory access of its own.
-  unsigned gatheredAccesses = 0;
-  /// Uniform instructions, run once for all lanes.
-  unsigned uniformInstructions = 0;
   /// Instructions that run once per lane (calls without a vector form,
-  /// atomics, values of vector or aggregate type).
-  unsigned scalarizedInstructions = 0;
-  /// Those of them on values of vector type: code already written for SIMD.
+  /// atomics, values of aggregate type) on values of vector type: code
+  /// already written for SIMD.
   unsigned scalarizedVectorInstructions = 0;
   /// Estimated cost per work-item of the scalar form and of this vector
   /// form, in scalar instructions, each weighted by kLoopWeight per loop

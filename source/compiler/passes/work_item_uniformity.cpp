@@ -129,7 +129,6 @@ void WorkItemUniformity::markVarying(llvm::Value *value) {
 }
 
 bool WorkItemUniformity::dropInvalidLaneBlockUniforms() {
-  bits_.clear();
   for (const llvm::Instruction *instruction : laneBlockUniform_)
     if (!isLaneBlockQuotient(*instruction)) {
       auto *invalid = const_cast<llvm::Instruction *>(instruction);
