@@ -71,13 +71,19 @@ static inline double __pmx_expf_reduced(double r, double k) {
   return p * as_double((ulong)((long)k + 1023) << 52);
 }
 
+// r with y = *k * ln2 + r, *k = rint(y / ln2), for |y| <= 710.
+static inline double __pmx_exp_reduce(double y, __private double *k) {
+  *k = __builtin_rint(y * PMX_INV_LN2_HI);
+  // ln2 in two parts: y - k*ln2_hi is one rounding (fma), k*ln2_lo is
+  // below 2^-45 for |k| <= 1024.
+  double r = PMX_FMA_EXACT(-*k, PMX_LN2_HI, y);
+  return PMX_FMA_EXACT(-*k, PMX_LN2_LO, r);
+}
+
 // exp(y) for |y| <= 700.
 static inline double __pmx_expf_kernel(double y) {
-  double k = __builtin_rint(y * PMX_INV_LN2_HI);
-  // ln2 in two parts: y - k*ln2_hi is one rounding (fma), k*ln2_lo is
-  // below 2^-46 for |k| <= 1000.
-  double r = PMX_FMA_EXACT(-k, PMX_LN2_HI, y);
-  r = PMX_FMA_EXACT(-k, PMX_LN2_LO, r);
+  double k;
+  double r = __pmx_exp_reduce(y, &k);
   return __pmx_expf_reduced(r, k);
 }
 

@@ -198,29 +198,17 @@ static inline double __pmx_log_special(double x, __private bool *done) {
 }
 
 // exp(x) in plain double where the result is normal: the reduction of
-// __pmx_expf_kernel, then the Taylor series to r^13/13! (the first omitted
-// term is below 2^-57 of the result) by Horner's rule in double, within
-// about 1.2 ulp (OpenCL allows 3; the double-double kernel's 0.51 ulp costs
-// twice the time). NaN, overflow and denormal results take that kernel,
-// which rounds them once.
+// the float functions (__pmx_exp_reduce), then the Taylor series to
+// r^14/14! (__pmx_exp_poly and its last three terms) by Horner's rule in
+// double, within about 1.2 ulp (OpenCL allows 3; the double-double kernel's
+// 0.51 ulp costs twice the time). NaN, overflow and denormal results take
+// that kernel, which rounds them once.
 PMX_OVERLOAD double exp(double x) {
   if (!(x > -708.0 && x < 709.0))
     return __pmx_exp_dd(x, 0.0);
-  double k = __builtin_rint(x * PMX_INV_LN2_HI);
-  double r = PMX_FMA_EXACT(-k, PMX_LN2_HI, x);
-  r = PMX_FMA_EXACT(-k, PMX_LN2_LO, r);
-  double p = 1.0 / 6227020800.0;
-  p = __builtin_fma(p, r, 1.0 / 479001600.0);
-  p = __builtin_fma(p, r, 1.0 / 39916800.0);
-  p = __builtin_fma(p, r, 1.0 / 3628800.0);
-  p = __builtin_fma(p, r, 1.0 / 362880.0);
-  p = __builtin_fma(p, r, 1.0 / 40320.0);
-  p = __builtin_fma(p, r, 1.0 / 5040.0);
-  p = __builtin_fma(p, r, 1.0 / 720.0);
-  p = __builtin_fma(p, r, 1.0 / 120.0);
-  p = __builtin_fma(p, r, 1.0 / 24.0);
-  p = __builtin_fma(p, r, 1.0 / 6.0);
-  p = __builtin_fma(p, r, 0.5);
+  double k;
+  double r = __pmx_exp_reduce(x, &k);
+  double p = __builtin_fma(__pmx_exp_poly(r), r, 0.5);
   p = __builtin_fma(p, r, 1.0);
   p = __builtin_fma(p, r, 1.0);
   // -1021 <= k <= 1023: 2^k is a normal double.
