@@ -16,9 +16,10 @@ constexpr std::chrono::microseconds kWorkerSpin{100};
 constexpr std::chrono::microseconds kJoinSpin{200};
 } // namespace
 
-ThreadPool::ThreadPool(unsigned participants) : scratch_(std::max(1u, participants)) {
+ThreadPool::ThreadPool(unsigned participants)
+    : scratch_(std::max(1u, participants)), shares_(new Share[std::max(1u, participants)]) {
   for (unsigned worker = 1; worker < scratch_.size(); ++worker)
-    threads_.emplace_back([this, worker] { workerLoop(worker); });
+    threads_.emplace_back([this, worker] { workerLoop(worker, 0); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -64,7 +65,10 @@ bool ThreadPool::parallelFor(uint64_t count, uint64_t scratchBytes, Body body, v
   // A few chunks per participant balance uneven groups; bigger chunks keep
   // small groups from paying an atomic each.
   chunk_ = std::clamp<uint64_t>(count / (uint64_t(participants) * 4), 1, 256);
-  next_.store(0, std::memory_order_relaxed);
+  for (unsigned p = 0; p < participants; ++p) {
+    shares_[p].next.store(count * p / participants, std::memory_order_relaxed);
+    shares_[p].end = count * (p + 1) / participants;
+  }
   done_.store(0, std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   uint32_t open = generation_.load(std::memory_order_relaxed) + 1;
@@ -89,21 +93,24 @@ bool ThreadPool::parallelFor(uint64_t count, uint64_t scratchBytes, Body body, v
 
 void ThreadPool::work(unsigned worker) {
   std::byte *scratch = scratch_[worker].data;
-  for (;;) {
-    uint64_t begin = next_.fetch_add(chunk_, std::memory_order_relaxed);
-    if (begin >= count_)
-      return;
-    uint64_t end = std::min(begin + chunk_, count_);
-    body_(context_, worker, scratch, begin, end);
-    if (done_.fetch_add(end - begin, std::memory_order_acq_rel) + (end - begin) == count_) {
-      finished_.store(1, std::memory_order_release);
-      finished_.notify_one();
+  const unsigned participants = this->participants();
+  for (unsigned offset = 0; offset < participants; ++offset) {
+    Share &share = shares_[(worker + offset) % participants];
+    for (;;) {
+      uint64_t begin = share.next.fetch_add(chunk_, std::memory_order_relaxed);
+      if (begin >= share.end)
+        break;
+      uint64_t end = std::min(begin + chunk_, share.end);
+      body_(context_, worker, scratch, begin, end);
+      if (done_.fetch_add(end - begin, std::memory_order_acq_rel) + (end - begin) == count_) {
+        finished_.store(1, std::memory_order_release);
+        finished_.notify_one();
+      }
     }
   }
 }
 
-void ThreadPool::workerLoop(unsigned worker) {
-  uint32_t last = generation_.load();
+void ThreadPool::workerLoop(unsigned worker, uint32_t last) {
   for (;;) {
     uint32_t seen = last;
     auto jobOpen = [&] {
