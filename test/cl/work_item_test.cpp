@@ -138,6 +138,35 @@ TEST_P(WorkItemTest, NullLocalSize) {
   }
 }
 
+// Polymux's own choice, not the specification's: a CPU device runs each
+// work-group as a loop on one thread, so a NULL local size gets groups of up
+// to 1024 work-items while every compute unit still gets 4 groups; other
+// devices aim at 256.
+TEST_P(WorkItemTest, NullLocalSizeOnACpuAmortisesGroups) {
+  if (deviceInfo<cl_device_type>(device(), CL_DEVICE_TYPE) != CL_DEVICE_TYPE_CPU)
+    GTEST_SKIP() << "the larger groups are for CPU devices";
+  Program program = build(R"(
+__kernel void local_size(__global uint *out) {
+  if (get_global_id(0) == 0)
+    out[0] = (uint)get_local_size(0);
+})");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "local_size");
+  size_t kernelMax = 0;
+  ASSERT_CL(clGetKernelWorkGroupInfo(k, device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(kernelMax), &kernelMax, nullptr));
+  const size_t units = deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_COMPUTE_UNITS);
+  // Powers of two times the groups wanted: each size divides them evenly.
+  for (size_t target : {1024u, 512u, 256u}) {
+    const size_t global = target * 4 * units;
+    SCOPED_TRACE(global);
+    Mem out = buffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
+    cl_mem m = out;
+    ASSERT_CL(setArg(k, 0, m));
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+    EXPECT_EQ(read<cl_uint>(out, 1)[0], std::min(target, kernelMax));
+  }
+}
+
 TEST_P(WorkItemTest, NonUniformWorkGroups) {
   bool supported = deviceInfo<cl_bool>(device(), CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT);
   Program modern = build(kernels::work_item, modernStd());
