@@ -17,12 +17,14 @@ struct MachineLimits {
   Figure fmaFloat;  ///< GFLOPS, 2 per multiply-add
   Figure fmaDouble; ///< GFLOPS
   unsigned threads = 1;
-  std::string vectors; ///< the instruction set the peak loops ran ("avx512f", "avx2+fma", ...)
+  std::string vectors;   ///< the instruction set the peak loops ran ("avx512f", "avx2+fma", ...)
+  std::string triadLoop; ///< the triad loop that was fastest ("avx2", "avx512f", "baseline")
 };
 
 /// Runs the native loops on std::thread::hardware_concurrency() threads;
-/// the triad over sizes.triadElements floats per array, best of
-/// sizes.triadRuns, its result checked like the OpenCL triad's.
+/// the triad over sizes.triadElements floats per array on huge-page memory,
+/// in each vector width the CPU has, best of sizes.triadRuns runs of each,
+/// its result checked like the OpenCL triad's.
 MachineLimits measureMachineLimits(const Sizes &sizes);
 
 } // namespace bench

@@ -117,10 +117,11 @@ void printTable(const std::vector<Column> &columns, const bench::MachineLimits *
     if (machine && columns[i].onThisCpu)
       onThisCpu.push_back(i);
   if (machine) {
-    std::printf("  [M] this machine, native C++ on %u threads, %s: STREAM triad %s GB/s, multiply-add peak %s "
-                "GFLOPS float, %s GFLOPS double\n",
-                machine->threads, machine->vectors.c_str(), formatFigure(machine->triad).c_str(),
-                formatFigure(machine->fmaFloat).c_str(), formatFigure(machine->fmaDouble).c_str());
+    std::printf("  [M] this machine, native C++ on %u threads: STREAM triad %s GB/s (%s loop, huge pages), "
+                "multiply-add peak %s GFLOPS float, %s GFLOPS double (%s)\n",
+                machine->threads, formatFigure(machine->triad).c_str(), machine->triadLoop.c_str(),
+                formatFigure(machine->fmaFloat).c_str(), formatFigure(machine->fmaDouble).c_str(),
+                machine->vectors.c_str());
     if (!onThisCpu.empty())
       std::printf("  [k]/[M]: the fraction of the machine a CPU device reaches: bandwidth rows of [M]'s triad, "
                   "compute and SGEMM rows of its multiply-add peak\n");
@@ -203,7 +204,7 @@ bench::Sizes quickSizes() {
   sizes.transferBytes = size_t{32} << 20;
   sizes.transferRuns = 3;
   sizes.triadElements = size_t{1} << 22;
-  sizes.triadRuns = 3;
+  sizes.triadRuns = 10;
   sizes.mathElements = size_t{1} << 18;
   return sizes;
 }

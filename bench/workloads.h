@@ -18,7 +18,7 @@ struct Sizes {
   size_t transferBytes = size_t{256} << 20; ///< buffer read/write size
   size_t transferRuns = 5;
   size_t triadElements = size_t{1} << 25; ///< floats per array (3 arrays)
-  size_t triadRuns = 10;
+  size_t triadRuns = 20;
   size_t mathElements = size_t{1} << 22; ///< inputs per math function
 };
 
