@@ -676,6 +676,40 @@ TEST_P(VectorizationTest, TilesIndexedByQuotientsOfTheLocalId) {
   }
 }
 
+// Without a required size the host's vector width is the code's choice;
+// quotients of the local id by it are then one value per vector. Group
+// sizes that are not multiples of it end in partial vectors.
+TEST_P(VectorizationTest, QuotientsOfTheLocalIdWithoutARequiredSize) {
+  Program program = build(R"(
+__kernel void quotients(__global const float *in, __global float *out) {
+  int lid = get_local_id(0);
+  int base = get_group_id(0) * get_local_size(0);
+  out[base + lid] = in[base + lid / 16] * 2.0f + (float)(lid / 8) + in[base + lid % 16] + (float)(lid / 4 * 3);
+})");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "quotients");
+  const size_t groups = 3;
+  for (size_t local : {64u, 48u, 24u, 20u, 16u, 8u, 5u}) {
+    const size_t n = local * groups;
+    std::vector<cl_float> in(n);
+    for (size_t i = 0; i < n; ++i)
+      in[i] = static_cast<float>((i * 37) % 61) * 0.5f - 7.0f;
+    Mem inMem = buffer(CL_MEM_COPY_HOST_PTR, n * 4, in.data());
+    Mem outMem = buffer(CL_MEM_READ_WRITE, n * 4);
+    setArgs(k, inMem.get(), outMem.get());
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, &local, 0, nullptr, nullptr));
+    std::vector<cl_float> result = read<cl_float>(outMem, n);
+    for (size_t group = 0; group < groups; ++group)
+      for (size_t lid = 0; lid < local; ++lid) {
+        const size_t base = group * local;
+        // lid % 16 and lid / 16 stay inside the group for these sizes.
+        const float expected = in[base + lid / 16] * 2.0f + static_cast<float>(lid / 8) + in[base + lid % 16] +
+                               static_cast<float>(lid / 4 * 3);
+        ASSERT_EQ(expected, result[base + lid]) << "local " << local << " group " << group << " lid " << lid;
+      }
+  }
+}
+
 CLTEST_INSTANTIATE(VectorizationTest);
 
 } // namespace

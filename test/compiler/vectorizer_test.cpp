@@ -364,6 +364,23 @@ CHECK: store <8 x float>
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, QuotientsOfTheLocalIdByTheChosenWidthAreUniform) {
+  // No required size: the code suggests 8 lanes, which then lie in one
+  // block of 8 ids, so lid / 8 is one value for all of them.
+  std::string result = checkVectorized(R"(
+__kernel void rows(__global float *out, __global const float *in) {
+  int lid = get_local_id(0);
+  out[get_global_id(0)] = in[get_group_id(0) * 64 + lid / 8] * 2.0f;
+}
+)",
+                                       R"(
+CHECK-LABEL: define internal void @__polymux_work_item_rows.v8(
+CHECK-NOT: masked.gather
+CHECK: store <8 x float>
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, RequiredWorkGroupSizeBoundsTheWidth) {
   // A vector of 8 would never run for groups 4 wide.
   std::string result = checkVectorized(R"(

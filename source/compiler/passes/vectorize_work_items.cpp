@@ -338,6 +338,56 @@ bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupS
 
 } // namespace
 
+namespace {
+
+/// Instructions whose lanes a vector form must keep apart with no constant
+/// step between them (gathered, scattered or computed lane by lane).
+unsigned irregularValues(llvm::Function &function, WorkItemUniformity &uniformity) {
+  unsigned count = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (uniformity.isVarying(&instruction) && !uniformity.isLaneBlockUniform(&instruction) &&
+        !(instruction.getType()->isIntOrPtrTy() && uniformity.stride(&instruction)))
+      ++count;
+  return count;
+}
+
+/// A width the code chose was chosen under an analysis that assumed lanes
+/// in blocks of the widest width it could choose. At a narrower width more
+/// quotients of the local id are one value per vector (tid / 16 with 16
+/// lanes); where the analysis at that width finds fewer irregular values,
+/// `scalar` is widened again at it and the cheaper of the two forms stays.
+VectorForm reanalyseAtChosenWidth(llvm::Function &scalar, unsigned laneIdArgument, VectorForm wide, unsigned maxWidth,
+                                  unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
+  const unsigned widestBlock = std::min(vectorBits * kInterleavedRegisters / 32, maxWidth);
+  if (wide.width >= widestBlock)
+    return wide;
+  llvm::Function *input = prepareCopy(scalar, analyses);
+  if (!input)
+    return wide;
+  bool gains = [&] {
+    llvm::Argument *laneId = input->getArg(laneIdArgument);
+    WorkItemUniformity widest(*input, laneId, widestBlock), chosen(*input, laneId, wide.width);
+    return irregularValues(*input, chosen) < irregularValues(*input, widest);
+  }();
+  if (!gains) {
+    discard(input, analyses);
+    return wide;
+  }
+  VectorForm narrow = widenCopy(input, laneIdArgument, wide.width, maxWidth, vectorBits, scalar.getName(), analyses);
+  if (!narrow.function)
+    return wide;
+  if (narrow.vectorCost > wide.vectorCost) {
+    narrow.function->eraseFromParent();
+    return wide;
+  }
+  std::string name = wide.function->getName().str();
+  wide.function->eraseFromParent();
+  narrow.function->setName(name);
+  return narrow;
+}
+
+} // namespace
+
 unsigned maxLanesAlongX(const llvm::Function &workItem) {
   for (const std::array<size_t, 3> &sizes : {requiredWorkGroupSize(workItem), workGroupSizeHint(workItem)})
     if (sizes[0] != 0)
@@ -364,7 +414,11 @@ VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, un
   }
   // One sub-group per vector, or the width the code suggests.
   unsigned width = synchronisesSubGroups(*input) ? subGroupSize : 0;
-  return widenCopy(input, laneIdArgument, width, maxLanesAlongX(scalar), vectorBits, scalar.getName(), analyses);
+  const unsigned maxWidth = maxLanesAlongX(scalar);
+  VectorForm form = widenCopy(input, laneIdArgument, width, maxWidth, vectorBits, scalar.getName(), analyses);
+  if (width == 0 && form.function)
+    return reanalyseAtChosenWidth(scalar, laneIdArgument, std::move(form), maxWidth, vectorBits, analyses);
+  return form;
 }
 
 namespace {
