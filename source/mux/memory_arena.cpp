@@ -56,7 +56,7 @@ private:
   /// Blocks of a huge page or more get their own mapping, starting on a
   /// huge-page boundary and marked for huge pages: a kernel streaming
   /// through tens of MiB then takes a TLB miss per 2 MiB rather than per
-  /// 4 KiB (the STREAM triad gains 10-15% on the machines we measured).
+  /// 4 KiB (a native STREAM triad gains 10-17% on the Zen 4 we measured).
   /// Only whole huge pages inside the block become huge, so the rounding
   /// costs address space, never memory.
   static bool usesMapping(uint64_t size, uint64_t alignment) {
