@@ -272,16 +272,22 @@ bool hasAtomicsInLoops(llvm::Function &function) {
   return false;
 }
 
+/// The widest block of lanes a chosen width can make: the lanes of a vector
+/// lie in one block of this many work-items, which the uniformity analysis
+/// may rely on.
+unsigned widestLaneBlock(unsigned vectorBits, unsigned maxWidth) {
+  return std::min(vectorBits * kInterleavedRegisters / 32, maxWidth);
+}
+
 /// Linearises and widens `input` (a prepared copy, discarded afterwards)
 /// at `width` lanes, or at the width its code suggests when 0.
 VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned width, unsigned maxWidth,
                      unsigned vectorBits, const llvm::Twine &name, llvm::FunctionAnalysisManager &analyses) {
   llvm::Argument *laneId = input->getArg(laneIdArgument);
   bool chosenWidth = width == 0;
-  // The lanes of a vector lie in one block of this many work-items (the
-  // widest width the choice below can make, unless the width is given),
-  // which the uniformity analysis may rely on.
-  unsigned laneBlock = chosenWidth ? std::min(vectorBits * kInterleavedRegisters / 32, maxWidth) : width;
+  // The block of lanes the analysis may rely on: the widest the choice
+  // below can make, unless the width is given.
+  unsigned laneBlock = chosenWidth ? widestLaneBlock(vectorBits, maxWidth) : width;
   auto result = [&]() -> llvm::Expected<WidenedWorkItem> {
     WorkItemUniformity uniformity(*input, laneId, laneBlock);
     llvm::Expected<BlockMasks> masks = linearizeDivergentControlFlow(*input, uniformity);
@@ -322,24 +328,6 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
   return *result;
 }
 
-/// Adds the vector form of `workItem` when it pays; returns whether it did.
-bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupSize,
-               llvm::FunctionAnalysisManager &analyses) {
-  if (keepsScalarForm(workItem))
-    return false;
-  VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, subGroupSize, analyses);
-  if (!form.function)
-    return false;
-  form.function->removeFnAttr(kWorkItemAttribute);
-  workItem.addFnAttr(kVectorFormAttribute, form.function->getName());
-  workItem.addFnAttr(kVectorWidthAttribute, std::to_string(form.width));
-  return true;
-}
-
-} // namespace
-
-namespace {
-
 /// Instructions whose lanes a vector form must keep apart with no constant
 /// step between them (gathered, scattered or computed lane by lane).
 unsigned irregularValues(llvm::Function &function, WorkItemUniformity &uniformity) {
@@ -358,7 +346,7 @@ unsigned irregularValues(llvm::Function &function, WorkItemUniformity &uniformit
 /// `scalar` is widened again at it and the cheaper of the two forms stays.
 VectorForm reanalyseAtChosenWidth(llvm::Function &scalar, unsigned laneIdArgument, VectorForm wide, unsigned maxWidth,
                                   unsigned vectorBits, llvm::FunctionAnalysisManager &analyses) {
-  const unsigned widestBlock = std::min(vectorBits * kInterleavedRegisters / 32, maxWidth);
+  const unsigned widestBlock = widestLaneBlock(vectorBits, maxWidth);
   if (wide.width >= widestBlock)
     return wide;
   llvm::Function *input = prepareCopy(scalar, analyses);
@@ -384,6 +372,20 @@ VectorForm reanalyseAtChosenWidth(llvm::Function &scalar, unsigned laneIdArgumen
   wide.function->eraseFromParent();
   narrow.function->setName(name);
   return narrow;
+}
+
+/// Adds the vector form of `workItem` when it pays; returns whether it did.
+bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupSize,
+               llvm::FunctionAnalysisManager &analyses) {
+  if (keepsScalarForm(workItem))
+    return false;
+  VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, subGroupSize, analyses);
+  if (!form.function)
+    return false;
+  form.function->removeFnAttr(kWorkItemAttribute);
+  workItem.addFnAttr(kVectorFormAttribute, form.function->getName());
+  workItem.addFnAttr(kVectorWidthAttribute, std::to_string(form.width));
+  return true;
 }
 
 } // namespace
