@@ -137,4 +137,17 @@ void CpuLaunchPlan::setGroup(WorkGroupInfo &info, uint64_t index) const {
         std::min(info.enqueuedLocalSize[d], info.globalSize[d] - info.groupId[d] * info.enqueuedLocalSize[d]);
 }
 
+void CpuLaunchPlan::nextGroup(WorkGroupInfo &info) const {
+  for (int d = 0; d < 3; ++d) {
+    if (++info.groupId[d] < baseInfo_.numGroups[d] || d == 2) {
+      info.localSize[d] =
+          std::min(info.enqueuedLocalSize[d], info.globalSize[d] - info.groupId[d] * info.enqueuedLocalSize[d]);
+      return;
+    }
+    // Carry into the next dimension: this one starts again at group 0.
+    info.groupId[d] = 0;
+    info.localSize[d] = std::min(info.enqueuedLocalSize[d], info.globalSize[d]);
+  }
+}
+
 } // namespace compiler::abi

@@ -162,9 +162,10 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
     return;
   }
   FaultGuard guard(jump);
+  plan.setGroup(info, begin);
   for (uint64_t index = begin; index < end; ++index) {
-    plan.setGroup(info, index);
     entry(args, &info);
+    plan.nextGroup(info);
   }
 }
 

@@ -237,6 +237,27 @@ TEST(CpuLaunchPlanTest, KernelWithoutArgumentsWritesNoArguments) {
   EXPECT_EQ(plan.groupCount(), 2u);
 }
 
+// The launch loops step from group to group with nextGroup(); it must land
+// on what setGroup() computes for every index, partial groups included.
+TEST(CpuLaunchPlanTest, NextGroupMatchesSetGroupAcrossRowsAndPlanes) {
+  compiler::abi::CpuKernelFacts facts{"steps", 0, 0, false, 1024};
+  const mux::NDRange range{3, {5, 0, 2}, {10, 7, 5}, {4, 3, 2}};
+  MUX_ASSERT_VALUE(plan, compiler::abi::CpuLaunchPlan::create(facts, {}, range, /*localMemLimit=*/1024,
+                                                              /*printfBufferSize=*/0));
+  ASSERT_EQ(plan.groupCount(), 3u * 3u * 3u);
+  compiler::abi::WorkGroupInfo stepped = plan.baseInfo();
+  plan.setGroup(stepped, 0);
+  for (uint64_t index = 0; index < plan.groupCount(); ++index) {
+    compiler::abi::WorkGroupInfo expected = plan.baseInfo();
+    plan.setGroup(expected, index);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(stepped.groupId[d], expected.groupId[d]) << "group " << index << ", dimension " << d;
+      EXPECT_EQ(stepped.localSize[d], expected.localSize[d]) << "group " << index << ", dimension " << d;
+    }
+    plan.nextGroup(stepped);
+  }
+}
+
 TEST_P(HostLaunchTest, KernelFaultFailsTheLaunchNotTheProcess) {
   FakeKernel faulting(faultingKernel, 0);
   std::vector<mux::Status> seen;

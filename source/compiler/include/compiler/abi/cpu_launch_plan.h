@@ -67,6 +67,10 @@ public:
   /// Sets groupId and localSize of `info` for linear group `index`
   /// (x fastest).
   void setGroup(WorkGroupInfo &info, uint64_t index) const;
+  /// Moves `info`, set for some group, on to the next linear group: what
+  /// setGroup(info, index + 1) does, without its divisions (a streaming
+  /// kernel's groups take a few hundred nanoseconds each).
+  void nextGroup(WorkGroupInfo &info) const;
 
 private:
   struct LocalArg {
