@@ -440,6 +440,45 @@ CHECK: call void @__polymux_work_item_k(
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, ShortStraightVectorFormsRunSeveralBlocksPerIteration) {
+  std::string result = checkVectorized(R"(
+__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+)",
+                                       R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_triad(
+CHECK: call void @__polymux_work_item_triad.v8(
+CHECK: add nuw i64 %wi.x.lanes, 8
+CHECK-NEXT: br label %wi.x.lanes.header, !llvm.loop [[LOOP:![0-9]+]]
+CHECK: [[LOOP]] = distinct !{[[LOOP]], [[COUNT:![0-9]+]]}
+CHECK: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, VectorFormsWithLoopsRunOneBlockPerIteration) {
+  std::string result = checkVectorized(R"(
+__kernel void sums(__global float *a, __global const float *b, int n) {
+  size_t i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += b[i + k];
+  a[i] = sum;
+}
+)",
+                                       R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_sums(
+CHECK: call void @__polymux_work_item_sums.v8(
+CHECK: add nuw i64 %wi.x.lanes, 8
+CHECK-NEXT: br label %wi.x.lanes.header{{$}}
+)",
+                                       /*wrap=*/true);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, SpinLocksKeepTheScalarForm) {
   // However much else the kernel does: packed into one vector, the lane
   // holding the lock would wait, masked, for the lanes spinning on it.
