@@ -49,6 +49,9 @@ struct DeviceInfo {
   std::string targetName;    ///< the Mux target this device belongs to
   DeviceType type = DeviceType::CPU;
   std::array<uint8_t, 16> uuid{}; ///< stable identity (cl_khr_device_uuid)
+  /// The UUID of the driver beneath Polymux that runs this device (Vulkan's
+  /// driverUUID); zero where Polymux runs the device itself.
+  std::array<uint8_t, 16> underlyingDriverUuid{};
 
   // Execution resources.
   uint32_t computeUnits = 1;

@@ -63,10 +63,14 @@ cl_device_fp_config fpConfigBits(const mux::FpConfig &config) {
   return bits;
 }
 
-/// The driver UUID (cl_khr_device_uuid): stable for one Polymux version.
-std::array<uint8_t, CL_UUID_SIZE_KHR> driverUuid() {
+/// The driver UUID (cl_khr_device_uuid): stable for one Polymux version
+/// and, where Polymux drives the device through another driver, that
+/// driver's version (a change of either may change what is compatible).
+std::array<uint8_t, CL_UUID_SIZE_KHR> driverUuid(const mux::DeviceInfo &info) {
   llvm::MD5 hash;
   hash.update("Polymux " POLYMUX_VERSION);
+  if (isNonZero(info.underlyingDriverUuid))
+    hash.update(llvm::ArrayRef<uint8_t>(info.underlyingDriverUuid));
   llvm::MD5::MD5Result result = hash.final();
   std::array<uint8_t, CL_UUID_SIZE_KHR> uuid{};
   std::copy_n(result.begin(), uuid.size(), uuid.begin());
@@ -92,7 +96,8 @@ constexpr cl_command_queue_properties hostQueueProperties =
 
 } // namespace
 
-Device::Device(Platform &platform, mux::Device &device) : platform_(platform), mux_(device) {
+Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t, 16> &uuid)
+    : platform_(platform), mux_(device), uuid_(uuid) {
   const mux::DeviceInfo &deviceInfo = info();
   auto add = [&](std::string_view name) {
     if (!hasExtension(name))
@@ -107,7 +112,7 @@ Device::Device(Platform &platform, mux::Device &device) : platform_(platform), m
   if (deviceInfo.fp16)
     add("cl_khr_fp16");
   // Implemented by this layer from DeviceInfo::uuid.
-  if (isNonZero(deviceInfo.uuid))
+  if (isNonZero(uuid_))
     add("cl_khr_device_uuid");
 }
 
@@ -417,11 +422,11 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_UUID_KHR:
     if (!device.hasExtension("cl_khr_device_uuid"))
       return CL_INVALID_VALUE;
-    return array(std::span<const uint8_t>(info.uuid));
+    return array(std::span<const uint8_t>(device.uuid()));
   case CL_DRIVER_UUID_KHR: {
     if (!device.hasExtension("cl_khr_device_uuid"))
       return CL_INVALID_VALUE;
-    static const std::array<uint8_t, CL_UUID_SIZE_KHR> uuid = driverUuid();
+    const std::array<uint8_t, CL_UUID_SIZE_KHR> uuid = driverUuid(info);
     return array(std::span<const uint8_t>(uuid));
   }
   case CL_DEVICE_LUID_VALID_KHR:

@@ -6,6 +6,8 @@
 
 #include "mux/device.h"
 
+#include <array>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -15,12 +17,15 @@ class Platform;
 
 class Device final : public Object<_cl_device_id, ObjectKind::Device> {
 public:
-  Device(Platform &platform, mux::Device &device);
+  /// `uuid` is the device's CL_DEVICE_UUID_KHR: the target's, unless
+  /// another device of the platform reported the same one.
+  Device(Platform &platform, mux::Device &device, const std::array<uint8_t, 16> &uuid);
   static Device *fromHandle(cl_device_id handle) { return Object::fromHandle<Device>(handle); }
 
   Platform &platform() const { return platform_; }
   mux::Device &mux() const { return mux_; }
   const mux::DeviceInfo &info() const { return mux_.info(); }
+  const std::array<uint8_t, 16> &uuid() const { return uuid_; }
   /// The device's own type (one CL_DEVICE_TYPE_* bit, without DEFAULT).
   cl_device_type type() const;
   /// True for the platform's CL_DEVICE_TYPE_DEFAULT device.
@@ -37,6 +42,7 @@ public:
 private:
   Platform &platform_;
   mux::Device &mux_;
+  std::array<uint8_t, 16> uuid_;
   std::vector<cl_name_version> extensions_;
 };
 

@@ -5,6 +5,7 @@
 #include "info.h"
 
 #include "mux/registry.h"
+#include "mux/support/name_uuid.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #ifndef POLYMUX_VERSION
 #define POLYMUX_VERSION "0.0.0"
@@ -57,17 +59,23 @@ std::string platformExtensionString() {
 Platform::Platform() {
   targets_ = mux::createRegisteredTargets();
   llvm::SmallVector<std::string, 4> enabled = enabledTargetNames();
+  std::vector<mux::Device *> muxDevices;
   for (const std::unique_ptr<mux::Target> &target : targets_) {
     if (!target)
       continue;
     if (!enabled.empty() && std::find(enabled.begin(), enabled.end(), std::string(target->name())) == enabled.end())
       continue;
-    for (mux::Device *device : target->devices()) {
-      if (!device)
-        continue;
-      devices_.push_back(std::make_unique<Device>(*this, *device));
-      devicePointers_.push_back(devices_.back().get());
-    }
+    for (mux::Device *device : target->devices())
+      if (device)
+        muxDevices.push_back(device);
+  }
+  std::vector<std::array<uint8_t, 16>> uuids;
+  for (mux::Device *device : muxDevices)
+    uuids.push_back(device->info().uuid);
+  mux::support::makeUuidsDistinct(uuids);
+  for (size_t i = 0; i < muxDevices.size(); ++i) {
+    devices_.push_back(std::make_unique<Device>(*this, *muxDevices[i], uuids[i]));
+    devicePointers_.push_back(devices_.back().get());
   }
 }
 

@@ -1,6 +1,7 @@
 #include "device_info.h"
 
 #include "compiler/cpu_capabilities.h"
+#include "mux/support/name_uuid.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -112,20 +113,24 @@ std::string readCpuModel() {
   return "unknown CPU";
 }
 
-/// Two FNV-1a hashes of the model string: a stable 16-byte identity.
-std::array<uint8_t, 16> uuidFrom(std::string_view text) {
-  std::array<uint8_t, 16> uuid{};
-  uint64_t seeds[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-  for (int half = 0; half < 2; ++half) {
-    uint64_t hash = seeds[half];
-    for (char c : text) {
-      hash ^= static_cast<uint8_t>(c);
-      hash *= 0x100000001b3ull;
-    }
-    for (int byte = 0; byte < 8; ++byte)
-      uuid[half * 8 + byte] = static_cast<uint8_t>(hash >> (8 * byte));
+/// What names this machine's CPU as a device: the processor's identity as
+/// the kernel reports it (vendor, family, model, stepping, model name; the
+/// ARM and RISC-V fields where those are what /proc/cpuinfo has) and the
+/// machine's identity (/etc/machine-id), so that two machines with the same
+/// CPU name different devices while every process on one machine agrees.
+std::string hostDeviceIdentity() {
+  std::string identity = "host";
+  for (std::string_view key :
+       {"vendor_id", "cpu family", "model", "stepping", "model name", "CPU implementer", "CPU architecture",
+        "CPU variant", "CPU part", "CPU revision", "mvendorid", "marchid", "mimpid", "uarch", "isa"}) {
+    identity += '|';
+    identity += cpuinfoField(key);
   }
-  return uuid;
+  std::string machine = readFirstLine("/etc/machine-id");
+  if (machine.empty())
+    machine = readFirstLine("/var/lib/dbus/machine-id");
+  identity += "|machine " + machine;
+  return identity;
 }
 
 /// Width in bytes of the widest vector registers the CPU offers.
@@ -165,7 +170,7 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.driverVersion = "0.1.0";
   info.targetName = "host";
   info.type = mux::DeviceType::CPU;
-  info.uuid = uuidFrom(info.name);
+  info.uuid = mux::support::nameBasedUuid(hostDeviceIdentity());
 
   info.computeUnits = threads;
   info.maxClockMHz = readClockMHz();

@@ -4,9 +4,7 @@
 #include "device.h"
 
 #include "compiler/cpu_capabilities.h"
-
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
+#include "mux/support/name_uuid.h"
 
 #include <algorithm>
 #include <cstring>
@@ -21,9 +19,9 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.driverVersion = "0.1.0";
   info.targetName = "riscv_sim";
   info.type = mux::DeviceType::Accelerator;
-  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(description.summary()));
-  std::memcpy(info.uuid.data(), &hash.low64, 8);
-  std::memcpy(info.uuid.data() + 8, &hash.high64, 8);
+  // Every parameter of the simulated device names it: a device simulated
+  // differently (more harts, more memory) is another device.
+  info.uuid = mux::support::nameBasedUuid("riscv_sim " + description.summary());
 
   info.computeUnits = description.harts;
   info.maxClockMHz = description.clockMHz;

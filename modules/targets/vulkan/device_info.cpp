@@ -197,7 +197,10 @@ mux::DeviceInfo describeDevice(const PhysicalDevice &facts) {
   info.driverVersion = driverVersionText(facts);
   info.targetName = "vulkan";
   info.type = deviceType(facts.properties.deviceType);
+  // The Vulkan driver's own UUIDs: the vendor's OpenCL driver reports the
+  // same deviceUUID for the same card (cl_khr_device_uuid's purpose).
   std::memcpy(info.uuid.data(), facts.properties11.deviceUUID, VK_UUID_SIZE);
+  std::memcpy(info.underlyingDriverUuid.data(), facts.properties11.driverUUID, VK_UUID_SIZE);
 
   info.computeUnits = computeUnits(facts);
   info.maxClockMHz = 0; // Vulkan does not say
