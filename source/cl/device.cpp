@@ -109,6 +109,8 @@ Device::Device(Platform &platform, mux::Device &device) : platform_(platform), m
   // Implemented by this layer from DeviceInfo::uuid.
   if (isNonZero(deviceInfo.uuid))
     add("cl_khr_device_uuid");
+  // API-layer extensions every device has (doc/extensions/).
+  add("cl_polymux_mutable_mem_flags");
 }
 
 cl_device_type Device::type() const {

@@ -2,6 +2,8 @@
 // application can look up by name.
 #include "platform.h"
 
+#include "CL/cl_ext_polymux.h"
+
 #include <string_view>
 
 namespace {
@@ -16,6 +18,7 @@ struct ExtensionFunction {
 const ExtensionFunction extensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
+    {"clModifyMemoryFlagsPOLYMUX", reinterpret_cast<void *>(&clModifyMemoryFlagsPOLYMUX)},
 };
 
 void *lookUp(const char *name) {
