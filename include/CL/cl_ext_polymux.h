@@ -40,6 +40,25 @@ typedef clModifyMemoryFlagsPOLYMUX_t *clModifyMemoryFlagsPOLYMUX_fn;
 extern CL_API_ENTRY cl_int CL_API_CALL clModifyMemoryFlagsPOLYMUX(cl_mem memobj, cl_mem_flags flags);
 #endif
 
+/* cl_polymux_const_kernel_args (doc/extensions/cl_polymux_const_kernel_args.md):
+ * clSetKernelArgConstPOLYMUX sets a buffer argument as clSetKernelArg does
+ * and promises that the kernel only reads it; CL_INVALID_ARG_VALUE when the
+ * parameter is not a pointer to const __global or __constant data. A plain
+ * clSetKernelArg of the same index clears the mark;
+ * clGetKernelArgInfo(CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX) (cl_bool) reads
+ * it, also for programs built without -cl-kernel-arg-info. */
+#define cl_polymux_const_kernel_args 1
+#define CL_POLYMUX_CONST_KERNEL_ARGS_EXTENSION_NAME "cl_polymux_const_kernel_args"
+#define CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX 0x4F70
+
+typedef cl_int CL_API_CALL clSetKernelArgConstPOLYMUX_t(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                                        const void *arg_value);
+typedef clSetKernelArgConstPOLYMUX_t *clSetKernelArgConstPOLYMUX_fn;
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgConstPOLYMUX(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                                                  const void *arg_value);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

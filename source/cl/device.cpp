@@ -111,6 +111,7 @@ Device::Device(Platform &platform, mux::Device &device) : platform_(platform), m
     add("cl_khr_device_uuid");
   // API-layer extensions every device has (doc/extensions/).
   add("cl_polymux_mutable_mem_flags");
+  add("cl_polymux_const_kernel_args");
 }
 
 cl_device_type Device::type() const {

@@ -19,6 +19,7 @@ const ExtensionFunction extensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
     {"clModifyMemoryFlagsPOLYMUX", reinterpret_cast<void *>(&clModifyMemoryFlagsPOLYMUX)},
+    {"clSetKernelArgConstPOLYMUX", reinterpret_cast<void *>(&clSetKernelArgConstPOLYMUX)},
 };
 
 void *lookUp(const char *name) {
