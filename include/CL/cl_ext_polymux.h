@@ -23,6 +23,42 @@ extern "C" {
 #define CL_POLYMUX_INSTRUCTION_COUNTERS_EXTENSION_NAME "cl_polymux_instruction_counters"
 #define CL_PROFILING_COMMAND_INSTRUCTIONS_RETIRED_POLYMUX 0x4F10
 
+/* cl_polymux_mutable_mem_flags (doc/extensions/cl_polymux_mutable_mem_flags.md):
+ * the kernel-access (CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY)
+ * and host-access (CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY,
+ * CL_MEM_HOST_NO_ACCESS) flags of a buffer may be replaced after creation.
+ * `flags` is the complete new set: both access groups, plus the allocation
+ * flags (USE/ALLOC/COPY_HOST_PTR) exactly as CL_MEM_FLAGS reports them.
+ * Later API calls check the new flags; commands enqueued before keep theirs.
+ * Get the function with clGetExtensionFunctionAddressForPlatform. */
+#define cl_polymux_mutable_mem_flags 1
+#define CL_POLYMUX_MUTABLE_MEM_FLAGS_EXTENSION_NAME "cl_polymux_mutable_mem_flags"
+
+typedef cl_int CL_API_CALL clModifyMemoryFlagsPOLYMUX_t(cl_mem memobj, cl_mem_flags flags);
+typedef clModifyMemoryFlagsPOLYMUX_t *clModifyMemoryFlagsPOLYMUX_fn;
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clModifyMemoryFlagsPOLYMUX(cl_mem memobj, cl_mem_flags flags);
+#endif
+
+/* cl_polymux_const_kernel_args (doc/extensions/cl_polymux_const_kernel_args.md):
+ * clSetKernelArgConstPOLYMUX sets a buffer argument as clSetKernelArg does
+ * and promises that the kernel only reads it; CL_INVALID_ARG_VALUE when the
+ * parameter is not a pointer to const __global or __constant data. A plain
+ * clSetKernelArg of the same index clears the mark;
+ * clGetKernelArgInfo(CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX) (cl_bool) reads
+ * it, also for programs built without -cl-kernel-arg-info. */
+#define cl_polymux_const_kernel_args 1
+#define CL_POLYMUX_CONST_KERNEL_ARGS_EXTENSION_NAME "cl_polymux_const_kernel_args"
+#define CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX 0x4F70
+
+typedef cl_int CL_API_CALL clSetKernelArgConstPOLYMUX_t(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                                        const void *arg_value);
+typedef clSetKernelArgConstPOLYMUX_t *clSetKernelArgConstPOLYMUX_fn;
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgConstPOLYMUX(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                                                  const void *arg_value);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

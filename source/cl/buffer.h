@@ -30,6 +30,7 @@
 
 #include "mux/device.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -52,8 +53,15 @@ public:
 
   Context &context() const override { return *context_; }
   cl_mem_object_type type() const override { return CL_MEM_OBJECT_BUFFER; }
-  /// As reported by CL_MEM_FLAGS (sub-buffers: including inherited flags).
-  cl_mem_flags flags() const override { return flags_; }
+  /// As reported by CL_MEM_FLAGS and checked by every API call: the flags
+  /// of creation or of the last clModifyMemoryFlagsPOLYMUX (sub-buffers:
+  /// including inherited flags, limited by the parent's current flags).
+  cl_mem_flags flags() const override;
+  /// clModifyMemoryFlagsPOLYMUX: replaces the kernel-access and host-access
+  /// flags. CL_INVALID_VALUE when `flags` is not a valid combination,
+  /// changes the allocation flags, or (sub-buffers) is more permissive than
+  /// the parent. Atomic with respect to every other use of the flags.
+  cl_int replaceAccessFlags(cl_mem_flags flags);
   size_t size() const override { return size_; }
   llvm::Expected<BufferBinding> binding(Device &device) override;
 
@@ -117,7 +125,11 @@ private:
 
   Ref<Context> context_;
   Ref<BufferObject> parent_;
-  cl_mem_flags flags_;
+  /// The flags this object was given (see flags()). Written only under the
+  /// root's flagsMutex_, which sub-buffers also hold to read them with
+  /// their parent's.
+  std::atomic<cl_mem_flags> ownFlags_;
+  mutable std::mutex flagsMutex_;
   size_t size_;
   size_t origin_ = 0;
   void *hostPtr_ = nullptr;

@@ -17,6 +17,7 @@
 namespace polymux::cl {
 
 class BufferObject;
+class MemObject;
 
 /// How a command treats the bytes of a buffer range it uses.
 enum class ContentAccess : uint8_t {
@@ -34,6 +35,14 @@ struct BufferUse {
   uint64_t begin = 0;
   uint64_t end = 0;
   ContentAccess access = ContentAccess::Read;
+};
+
+/// A buffer a kernel launch binds to an argument, and whether the
+/// application passed it as const (clSetKernelArgConstPOLYMUX): the kernel
+/// only reads it, so the launch can never corrupt it.
+struct KernelBufferArg {
+  MemObject *memory = nullptr;
+  bool passedAsConst = false;
 };
 
 struct Command {
@@ -58,6 +67,9 @@ struct Command {
   /// The buffer ranges the command reads or writes; empty in one-device
   /// contexts (see BufferObject::addUse).
   llvm::SmallVector<BufferUse, 2> bufferUses;
+  /// Kernel launches: the buffer of every non-NULL buffer argument, in
+  /// argument order (kept alive through keepAlive).
+  llvm::SmallVector<KernelBufferArg, 4> kernelBufferArgs;
 };
 
 /// The OpenCL error code for a mux failure, used both as the return value of

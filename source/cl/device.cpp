@@ -114,6 +114,9 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   // Implemented by this layer from DeviceInfo::uuid.
   if (isNonZero(uuid_))
     add("cl_khr_device_uuid");
+  // API-layer extensions every device has (doc/extensions/).
+  add("cl_polymux_mutable_mem_flags");
+  add("cl_polymux_const_kernel_args");
 }
 
 cl_device_type Device::type() const {

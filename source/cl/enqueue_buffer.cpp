@@ -6,6 +6,7 @@
 #include "context.h"
 #include "device.h"
 #include "host_staging.h"
+#include "mem_flags.h"
 #include "queue.h"
 
 #include <algorithm>
@@ -42,13 +43,6 @@ cl_int bind(BufferObject &buffer, CommandQueue &queue, BufferBinding &binding) {
     return allocationError(result.takeError());
   binding = *result;
   return CL_SUCCESS;
-}
-
-bool hostMayRead(const BufferObject &buffer) {
-  return !(buffer.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
-}
-bool hostMayWrite(const BufferObject &buffer) {
-  return !(buffer.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
 /// The rectangle rules: 0 pitches mean tightly packed; a row pitch below
@@ -111,7 +105,8 @@ bool rectsOverlap(const size_t srcOrigin[3], const size_t dstOrigin[3], const si
 enum class HostAccess { Read, Write };
 
 bool hostMayAccess(const BufferObject &buffer, HostAccess access) {
-  return access == HostAccess::Read ? hostMayRead(buffer) : hostMayWrite(buffer);
+  const cl_mem_flags flags = buffer.flags();
+  return access == HostAccess::Read ? memflags::hostMayRead(flags) : memflags::hostMayWrite(flags);
 }
 
 /// The checks every command makes before using a buffer on the queue's
@@ -478,7 +473,10 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
     return fail(CL_INVALID_VALUE);
   if (size == 0 || outOfRange(offset, size, buffer->size()))
     return fail(CL_INVALID_VALUE);
-  if (((map_flags & CL_MAP_READ) && !hostMayRead(*buffer)) || ((map_flags & kWriteFlags) && !hostMayWrite(*buffer)))
+  // Read once: the flags may change concurrently (clModifyMemoryFlagsPOLYMUX).
+  const cl_mem_flags bufferFlags = buffer->flags();
+  if (((map_flags & CL_MAP_READ) && !memflags::hostMayRead(bufferFlags)) ||
+      ((map_flags & kWriteFlags) && !memflags::hostMayWrite(bufferFlags)))
     return fail(CL_INVALID_OPERATION);
   if (cl_int code = checkSubBufferAlignment(*buffer, *queue))
     return fail(code);

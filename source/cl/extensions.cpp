@@ -2,6 +2,8 @@
 // application can look up by name.
 #include "platform.h"
 
+#include "CL/cl_ext_polymux.h"
+
 #include <string_view>
 
 namespace {
@@ -16,6 +18,8 @@ struct ExtensionFunction {
 const ExtensionFunction extensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
+    {"clModifyMemoryFlagsPOLYMUX", reinterpret_cast<void *>(&clModifyMemoryFlagsPOLYMUX)},
+    {"clSetKernelArgConstPOLYMUX", reinterpret_cast<void *>(&clSetKernelArgConstPOLYMUX)},
 };
 
 void *lookUp(const char *name) {

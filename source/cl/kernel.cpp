@@ -12,6 +12,8 @@
 #include "program_binary.h"
 #include "program_impl.h"
 
+#include "CL/cl_ext_polymux.h"
+
 #include <atomic>
 #include <mutex>
 #include <new>
@@ -28,6 +30,8 @@ struct ArgValue {
   cl_mem memory = nullptr;
   std::vector<std::byte> bytes; ///< by-value arguments
   uint64_t localSize = 0;       ///< __local pointer arguments
+  /// Set by clSetKernelArgConstPOLYMUX, cleared by clSetKernelArg.
+  bool passedAsConst = false;
 };
 
 /// A mux kernel with the executable it came from, which it must not outlive
@@ -92,10 +96,12 @@ llvm::Expected<mux::Kernel *> Kernel::muxKernel(Device &device) {
 
 namespace {
 
-/// What a kernel may do to the buffer behind a pointer argument: __constant
-/// and CL_MEM_READ_ONLY buffers are only read (writing them is undefined).
-ContentAccess kernelAccess(const compiler::KernelArgInfo &arg, const MemObject &memory) {
-  if (arg.kind == compiler::KernelArgInfo::Kind::ConstantPointer || (memory.flags() & CL_MEM_READ_ONLY))
+/// What a kernel may do to the buffer behind a pointer argument: __constant,
+/// CL_MEM_READ_ONLY and const-passed buffers are only read (writing them is
+/// undefined).
+ContentAccess kernelAccess(const compiler::KernelArgInfo &arg, const ArgValue &value, const MemObject &memory) {
+  if (arg.kind == compiler::KernelArgInfo::Kind::ConstantPointer || value.passedAsConst ||
+      (memory.flags() & CL_MEM_READ_ONLY))
     return ContentAccess::Read;
   return ContentAccess::Update;
 }
@@ -132,7 +138,8 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Com
         arg.buffer = binding->buffer;
         arg.offset = binding->offset;
         launch.keepAlive.push_back(Ref<ObjectBase>(memory));
-        memory->addUse(launch, 0, memory->size(), kernelAccess(impl_->info.args[i], *memory));
+        memory->addUse(launch, 0, memory->size(), kernelAccess(impl_->info.args[i], value, *memory));
+        launch.kernelBufferArgs.push_back(KernelBufferArg{memory, value.passedAsConst});
       }
       break;
     case compiler::KernelArgInfo::Kind::LocalPointer:
@@ -298,6 +305,42 @@ cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, si
   return CL_SUCCESS;
 }
 
+/// Whether the parameter promises not to write what it points to: a pointer
+/// to const __global data, or to __constant data (const by nature). The
+/// qualifiers are kept whether or not the program was built with
+/// -cl-kernel-arg-info.
+bool pointsToConst(const compiler::KernelArgInfo &arg) {
+  using Kind = compiler::KernelArgInfo::Kind;
+  return arg.kind == Kind::ConstantPointer ||
+         (arg.kind == Kind::GlobalPointer && (arg.typeQualifiers & compiler::QualConst));
+}
+
+/// clSetKernelArg, and clSetKernelArgConstPOLYMUX when `asConst`.
+cl_int setKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void *value, bool asConst) {
+  Kernel *k;
+  const compiler::KernelArgInfo *arg;
+  if (cl_int code = resolveKernelArg(kernel, index, k, arg))
+    return code;
+  if (asConst && !pointsToConst(*arg))
+    return CL_INVALID_ARG_VALUE;
+  try {
+    ArgValue argValue;
+    if (cl_int code = makeArgValue(*k, *arg, size, value, argValue); code != CL_SUCCESS)
+      return code;
+    argValue.passedAsConst = asConst;
+    std::lock_guard lock(k->impl().mutex);
+    k->impl().args[index] = std::move(argValue);
+  } catch (const std::bad_alloc &) {
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  return CL_SUCCESS;
+}
+
+cl_bool argPassedAsConst(Kernel &kernel, cl_uint index) {
+  std::lock_guard lock(kernel.impl().mutex);
+  return kernel.impl().args[index].passedAsConst ? CL_TRUE : CL_FALSE;
+}
+
 } // namespace
 
 extern "C" {
@@ -390,20 +433,13 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void *arg_value) {
-  Kernel *k;
-  const compiler::KernelArgInfo *arg;
-  if (cl_int code = resolveKernelArg(kernel, arg_index, k, arg))
-    return code;
-  try {
-    ArgValue value;
-    if (cl_int code = makeArgValue(*k, *arg, arg_size, arg_value, value); code != CL_SUCCESS)
-      return code;
-    std::lock_guard lock(k->impl().mutex);
-    k->impl().args[arg_index] = std::move(value);
-  } catch (const std::bad_alloc &) {
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  return CL_SUCCESS;
+  return setKernelArg(kernel, arg_index, arg_size, arg_value, false);
+}
+
+// cl_polymux_const_kernel_args (doc/extensions/cl_polymux_const_kernel_args.md).
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgConstPOLYMUX(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                                           const void *arg_value) {
+  return setKernelArg(kernel, arg_index, arg_size, arg_value, true);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
@@ -438,6 +474,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
   const compiler::KernelArgInfo *argInfo;
   if (cl_int code = resolveKernelArg(kernel, arg_index, k, argInfo))
     return code;
+  // Argument state, not declaration: answered without -cl-kernel-arg-info.
+  if (param_name == CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX)
+    return writeInfo(param_value_size, param_value, param_value_size_ret, argPassedAsConst(*k, arg_index));
   if (!argInfoAvailable(k->program()))
     return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   const compiler::KernelArgInfo &arg = *argInfo;

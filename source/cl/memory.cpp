@@ -8,6 +8,7 @@
 #include "device.h"
 #include "host_staging.h"
 #include "info.h"
+#include "mem_flags.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +34,7 @@ cl_int allocationError(llvm::Error error) {
 
 BufferObject::BufferObject(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
                            std::vector<cl_mem_properties> properties)
-    : context_(&context), flags_(flags), size_(size), properties_(std::move(properties)) {
+    : context_(&context), ownFlags_(flags), size_(size), properties_(std::move(properties)) {
   if (context.devices().size() > 1)
     contents_ = std::make_unique<BufferContents>(size, context.devices().size());
   if (flags & CL_MEM_USE_HOST_PTR)
@@ -49,7 +50,7 @@ BufferObject::BufferObject(Context &context, cl_mem_flags flags, size_t size, vo
 }
 
 BufferObject::BufferObject(BufferObject &parent, cl_mem_flags flags, size_t origin, size_t size)
-    : context_(&parent.context()), parent_(&parent), flags_(flags), size_(size), origin_(origin) {
+    : context_(&parent.context()), parent_(&parent), ownFlags_(flags), size_(size), origin_(origin) {
   if (parent.hostPtr())
     hostPtr_ = static_cast<std::byte *>(parent.hostPtr()) + origin;
 }
@@ -160,6 +161,8 @@ llvm::Error upload(mux::Device &device, BufferObject::Storage &storage, const vo
 
 llvm::Expected<std::unique_ptr<BufferObject::Storage>> BufferObject::allocateStorage(Device &device) {
   mux::Device &mux = device.mux();
+  // Never changed after creation (clModifyMemoryFlagsPOLYMUX keeps them).
+  const cl_mem_flags allocation = ownFlags_.load(std::memory_order_relaxed) & memflags::allocation;
   auto storage = std::make_unique<Storage>();
   storage->device = &device;
   auto buffer = mux.createBuffer(size_);
@@ -168,7 +171,7 @@ llvm::Expected<std::unique_ptr<BufferObject::Storage>> BufferObject::allocateSto
   storage->buffer = std::move(*buffer);
   const mux::MemoryRequirements requirements = storage->buffer->memoryRequirements();
 
-  if ((flags_ & CL_MEM_USE_HOST_PTR) && requirements.size <= size_ &&
+  if ((allocation & CL_MEM_USE_HOST_PTR) && requirements.size <= size_ &&
       reinterpret_cast<uintptr_t>(hostPtr_) % std::max<uint64_t>(requirements.alignment, 1) == 0) {
     auto wrapped = mux.wrapHostMemory(hostPtr_, size_);
     if (wrapped) {
@@ -180,7 +183,7 @@ llvm::Expected<std::unique_ptr<BufferObject::Storage>> BufferObject::allocateSto
   }
   if (!storage->memory) {
     uint32_t properties =
-        (flags_ & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_USE_HOST_PTR)) ? mux::MemoryHostVisible : mux::MemoryDeviceLocal;
+        (allocation & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_USE_HOST_PTR)) ? mux::MemoryHostVisible : mux::MemoryDeviceLocal;
     auto memory = mux.allocateMemory(std::max<uint64_t>(requirements.size, size_), properties,
                                      std::max<uint64_t>(requirements.alignment, 1));
     if (!memory)
@@ -200,9 +203,9 @@ llvm::Expected<std::unique_ptr<BufferObject::Storage>> BufferObject::allocateSto
   }
 
   const void *initial = nullptr;
-  if ((flags_ & CL_MEM_USE_HOST_PTR) && !storage->wrapsHostPtr)
+  if ((allocation & CL_MEM_USE_HOST_PTR) && !storage->wrapsHostPtr)
     initial = hostPtr_;
-  else if (flags_ & CL_MEM_COPY_HOST_PTR)
+  else if (allocation & CL_MEM_COPY_HOST_PTR)
     initial = copySource_ ? copySource_ : (initialData_.empty() ? nullptr : initialData_.data());
   if (initial)
     if (auto error = upload(mux, *storage, initial, size_))
@@ -247,23 +250,6 @@ void BufferObject::destroy() {
 
 namespace {
 
-constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-
-bool moreThanOneBit(cl_mem_flags bits) { return (bits & (bits - 1)) != 0; }
-
-/// The flag rules shared by buffers and sub-buffers.
-bool validFlagCombination(cl_mem_flags flags) {
-  if (flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags))
-    return false;
-  if (moreThanOneBit(flags & kAccessFlags) || moreThanOneBit(flags & kHostAccessFlags))
-    return false;
-  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-    return false;
-  return true;
-}
-
 cl_mem failMem(cl_int *errcodeRet, cl_int code) {
   if (errcodeRet)
     *errcodeRet = code;
@@ -282,7 +268,7 @@ cl_mem createBuffer(cl_context contextHandle, const cl_mem_properties *propertie
       return failMem(errcodeRet, CL_INVALID_PROPERTY);
     propertyList.push_back(0);
   }
-  if (!validFlagCombination(flags))
+  if (!memflags::validCombination(flags))
     return failMem(errcodeRet, CL_INVALID_VALUE);
   if (size == 0)
     return failMem(errcodeRet, CL_INVALID_BUFFER_SIZE);
@@ -330,19 +316,10 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer_handle, cl_mem_f
   if (!parent || parent->parent())
     return failMem(errcode_ret, CL_INVALID_MEM_OBJECT);
   // Host-pointer flags cannot be given, only inherited.
-  if (!validFlagCombination(flags) || (flags & kHostPtrFlags))
+  if (!memflags::validCombination(flags) || (flags & memflags::allocation))
     return failMem(errcode_ret, CL_INVALID_VALUE);
   const cl_mem_flags parentFlags = parent->flags();
-  const cl_mem_flags parentAccess = (parentFlags & kAccessFlags) ? (parentFlags & kAccessFlags) : CL_MEM_READ_WRITE;
-  if ((parentAccess & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return failMem(errcode_ret, CL_INVALID_VALUE);
-  if ((parentAccess & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return failMem(errcode_ret, CL_INVALID_VALUE);
-  if ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY))
-    return failMem(errcode_ret, CL_INVALID_VALUE);
-  if ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY))
-    return failMem(errcode_ret, CL_INVALID_VALUE);
-  if ((parentFlags & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+  if (!memflags::allowedUnderParent(parentFlags, flags))
     return failMem(errcode_ret, CL_INVALID_VALUE);
   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || !buffer_create_info)
     return failMem(errcode_ret, CL_INVALID_VALUE);
@@ -357,15 +334,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer_handle, cl_mem_f
   if (!alignedForSomeDevice)
     return failMem(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
 
-  // Access and host-access qualifiers not given are inherited, as are the
-  // host-pointer flags.
-  cl_mem_flags resolved = flags;
-  if (!(flags & kAccessFlags))
-    resolved |= parentAccess;
-  if (!(flags & kHostAccessFlags))
-    resolved |= parentFlags & kHostAccessFlags;
-  resolved |= parentFlags & kHostPtrFlags;
-
+  const cl_mem_flags resolved = memflags::resolveForSubBuffer(parentFlags, flags);
   auto *buffer = new BufferObject(*parent, resolved, region.origin, region.size);
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;

@@ -10,6 +10,7 @@
 #include "context.h"
 #include "device.h"
 #include "kernel.h"
+#include "mem_flags.h"
 #include "memory.h"
 #include "queue.h"
 
@@ -22,23 +23,9 @@ template <class T> T *fail(cl_int error, cl_int *errcodeRet) {
   return nullptr;
 }
 
-/// The cl_mem_flags rules shared by buffers and images: known bits only, at
-/// most one access qualifier, at most one host access qualifier, and
-/// USE_HOST_PTR excluding ALLOC/COPY_HOST_PTR.
-bool validMemFlags(cl_mem_flags flags) {
-  constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-  constexpr cl_mem_flags hostAccess = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  constexpr cl_mem_flags hostPointer = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-  constexpr cl_mem_flags known = access | hostAccess | hostPointer | CL_MEM_KERNEL_READ_AND_WRITE;
-  auto atMostOne = [](cl_mem_flags bits) { return (bits & (bits - 1)) == 0; };
-  if (flags & ~known)
-    return false;
-  if (!atMostOne(flags & access) || !atMostOne(flags & hostAccess))
-    return false;
-  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-    return false;
-  return true;
-}
+/// The cl_mem_flags rules of buffers (mem_flags.h); images may also be
+/// CL_MEM_KERNEL_READ_AND_WRITE.
+bool validMemFlags(cl_mem_flags flags) { return memflags::validCombination(flags & ~CL_MEM_KERNEL_READ_AND_WRITE); }
 
 bool validImageType(cl_mem_object_type type) {
   switch (type) {

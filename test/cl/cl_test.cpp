@@ -229,6 +229,34 @@ Program DeviceTest::build(std::string_view source, const char *options) {
   return program;
 }
 
+Program DeviceTest::rebuildFromBinary(cl_program built) {
+  size_t size = 0;
+  cl_int err = clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr);
+  if (err != CL_SUCCESS || size == 0) {
+    ADD_FAILURE() << "CL_PROGRAM_BINARY_SIZES: " << errorName(err) << ", size " << size;
+    return {};
+  }
+  std::vector<unsigned char> binary(size);
+  unsigned char *binaries[] = {binary.data()};
+  if ((err = clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof(binaries), binaries, nullptr)) != CL_SUCCESS) {
+    ADD_FAILURE() << "CL_PROGRAM_BINARIES: " << errorName(err);
+    return {};
+  }
+  cl_device_id dev = device();
+  const unsigned char *data = binary.data();
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithBinary(context_, 1, &dev, &size, &data, &status, &err));
+  if (err != CL_SUCCESS || status != CL_SUCCESS) {
+    ADD_FAILURE() << "clCreateProgramWithBinary: " << errorName(err) << ", status " << errorName(status);
+    return {};
+  }
+  if ((err = clBuildProgram(program, 1, &dev, nullptr, nullptr, nullptr)) != CL_SUCCESS) {
+    ADD_FAILURE() << "clBuildProgram of a binary: " << errorName(err) << "\n" << programBuildLog(program, dev);
+    return {};
+  }
+  return program;
+}
+
 Kernel DeviceTest::kernel(cl_program program, const char *name) {
   cl_int err = CL_SUCCESS;
   Kernel k(clCreateKernel(program, name, &err));

@@ -95,6 +95,11 @@ cl_platform_id platformUnderTest();
 // Every device of that platform (empty when the platform is missing).
 const std::vector<cl_device_id> &devicesUnderTest();
 std::string deviceParamName(const testing::TestParamInfo<cl_device_id> &info);
+// An extension function of the platform under test, by name; null when the
+// platform does not know it.
+template <typename Fn> Fn extensionFunction(const char *name) {
+  return reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(platformUnderTest(), name));
+}
 
 // ---- Info queries -----------------------------------------------------------
 
@@ -170,6 +175,9 @@ protected:
   // test failure and returns an empty holder (callers ASSERT_TRUE on it).
   Program build(std::string_view source, const char *options = "");
   Kernel kernel(cl_program program, const char *name);
+  // A new program made from the device's binary of `built` and built. On
+  // failure, reports it and returns an empty holder.
+  Program rebuildFromBinary(cl_program built);
   Mem buffer(cl_mem_flags flags, size_t size, void *host = nullptr);
   Queue makeQueue(cl_command_queue_properties properties);
 
