@@ -59,6 +59,59 @@ extern CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgConstPOLYMUX(cl_kernel kern
                                                                   const void *arg_value);
 #endif
 
+/* cl_polymux_kernel_exit (doc/extensions/cl_polymux_kernel_exit.md): in
+ * OpenCL C, kernel_exit(int32_t status) ends the calling work-item and the
+ * kernel (work-groups not yet started never start; the others run on and
+ * may see is_kernel_exiting()). Once a kernel command has finished,
+ * clGetKernelExecutionStatusPOLYMUX reads the status (0 when the kernel ran
+ * to its end; the codes below when the implementation ended it) and a
+ * message: one the application registered for the kernel, else for the
+ * program, else the implementation's. The event's execution status is
+ * CL_COMPLETE after kernel_exit and negative after a fault. Get the
+ * functions with clGetExtensionFunctionAddressForPlatform. */
+#define cl_polymux_kernel_exit 1
+#define CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME "cl_polymux_kernel_exit"
+
+typedef cl_uint cl_kernel_status_info_POLYMUX;
+#define CL_KERNEL_STATUS_EXIT_CODE_POLYMUX 0x4F30 /* cl_int */
+#define CL_KERNEL_STATUS_EXIT_MSG_POLYMUX 0x4F31  /* char[] */
+
+/* Exit codes: negative ones are reserved for these meanings. */
+#define CL_KERNEL_EXIT_SEARCH_COMPLETE_POLYMUX (-1)  /* a kernel's own: the search is complete */
+#define CL_KERNEL_EXIT_OUT_OF_BOUNDS_POLYMUX (-2)    /* an invalid memory access */
+#define CL_KERNEL_EXIT_ARITHMETIC_FAULT_POLYMUX (-3) /* an integer division trapped */
+#define CL_KERNEL_EXIT_STACK_OVERFLOW_POLYMUX (-4)   /* the kernel's stack overflowed */
+#define CL_KERNEL_EXIT_INVALID_STATUS_POLYMUX (-5)   /* kernel_exit(INT32_MIN), which is reserved */
+#define CL_KERNEL_EXIT_DEVICE_FAULT_POLYMUX (-6)     /* any other fault the device detected */
+#define CL_KERNEL_EXIT_NOT_RUN_POLYMUX (-7)          /* the command failed without the kernel ending */
+
+typedef cl_int CL_API_CALL clGetKernelExecutionStatusPOLYMUX_t(cl_event event, cl_kernel_status_info_POLYMUX param_name,
+                                                               size_t param_value_size, void *param_value,
+                                                               size_t *param_value_size_ret);
+typedef clGetKernelExecutionStatusPOLYMUX_t *clGetKernelExecutionStatusPOLYMUX_fn;
+typedef cl_int CL_API_CALL clRegisterProgramErrorMessagePOLYMUX_t(cl_program program, cl_int error_code,
+                                                                  const char *message);
+typedef clRegisterProgramErrorMessagePOLYMUX_t *clRegisterProgramErrorMessagePOLYMUX_fn;
+typedef cl_int CL_API_CALL clRegisterKernelErrorMessagePOLYMUX_t(cl_program program, const char *kernel_name,
+                                                                 cl_int error_code, const char *message);
+typedef clRegisterKernelErrorMessagePOLYMUX_t *clRegisterKernelErrorMessagePOLYMUX_fn;
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelExecutionStatusPOLYMUX(cl_event event,
+                                                                         cl_kernel_status_info_POLYMUX param_name,
+                                                                         size_t param_value_size, void *param_value,
+                                                                         size_t *param_value_size_ret);
+extern CL_API_ENTRY cl_int CL_API_CALL clRegisterProgramErrorMessagePOLYMUX(cl_program program, cl_int error_code,
+                                                                            const char *message);
+extern CL_API_ENTRY cl_int CL_API_CALL clRegisterKernelErrorMessagePOLYMUX(cl_program program, const char *kernel_name,
+                                                                           cl_int error_code, const char *message);
+#endif
+
+/* cl_polymux_sized_integers (doc/extensions/cl_polymux_sized_integers.md):
+ * OpenCL C programs may use int8_t ... uint64_t and INT8_MIN ... UINT64_MAX;
+ * no host API. */
+#define cl_polymux_sized_integers 1
+#define CL_POLYMUX_SIZED_INTEGERS_EXTENSION_NAME "cl_polymux_sized_integers"
+
 #ifdef __cplusplus
 }
 #endif

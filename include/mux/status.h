@@ -4,6 +4,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -36,6 +37,10 @@ struct Outcome {
   /// Instructions the device retired running the command, on targets that
   /// count them (simulators); 0 elsewhere.
   uint64_t instructionsRetired = 0;
+  /// cl_polymux_kernel_exit: for a kernel command, the status a work-item
+  /// passed to kernel_exit, or the code of the fault that ended the kernel
+  /// (mux/kernel_exit.h); empty when the kernel ran to its end.
+  std::optional<int32_t> kernelExitStatus;
 
   Outcome() = default;
   Outcome(Status status, std::string detail = {}) : status(status), detail(std::move(detail)) {}

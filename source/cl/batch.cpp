@@ -72,6 +72,16 @@ void commandFinished(Event &event, const mux::Outcome &outcome) {
   if (result < 0 && result != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
     notifyDeviceFailure(*impl.context, outcome);
   impl.instructionsRetired = outcome.instructionsRetired;
+  if (impl.kernelExit) {
+    // A kernel that ran has an exit status (0: it ran to its end); one that
+    // failed otherwise (a dependency, resources) has none.
+    if (outcome.kernelExitStatus)
+      impl.kernelExit->status = *outcome.kernelExitStatus;
+    else if (status == mux::Status::Success)
+      impl.kernelExit->status = 0;
+    if (outcome.kernelExitStatus && status != mux::Status::Success)
+      impl.kernelExit->detail = outcome.detail;
+  }
   if (impl.profiling) {
     // Published at batch completion, once the timestamps can be read.
     impl.commandResult.store(result, std::memory_order_release);
@@ -396,6 +406,7 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     impl.batch = target;
     impl.commandIndex = index;
     impl.onComplete = std::move(command.onComplete);
+    impl.kernelExit = std::move(command.kernelExit);
     for (Event *wait : waits)
       if (wait->queue() && wait->status() > CL_COMPLETE)
         impl.runtimeWaits.push_back(Ref<Event>(wait));

@@ -4,6 +4,7 @@
 // Command and calls CommandQueue::enqueue().
 #pragma once
 
+#include "kernel_exit.h"
 #include "object.h"
 
 #include "mux/command_buffer.h"
@@ -70,6 +71,8 @@ struct Command {
   /// Kernel launches: the buffer of every non-NULL buffer argument, in
   /// argument order (kept alive through keepAlive).
   llvm::SmallVector<KernelBufferArg, 4> kernelBufferArgs;
+  /// Kernel commands: what their event keeps of how the kernel ends.
+  std::optional<KernelExitState> kernelExit;
 };
 
 /// The OpenCL error code for a mux failure, used both as the return value of

@@ -5,6 +5,7 @@
 
 #include "context.h"
 #include "event.h"
+#include "kernel_exit.h"
 #include "queue.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -63,6 +64,9 @@ struct Event::Impl {
   /// mux::Outcome::instructionsRetired of the command, written before its
   /// status is published (cl_polymux_instruction_counters).
   uint64_t instructionsRetired = 0;
+  /// Kernel commands: how the kernel ended (cl_polymux_kernel_exit), its
+  /// status written before the event's status is published.
+  std::optional<KernelExitState> kernelExit;
 
   // Under the scheduler lock (batch.h).
   std::shared_ptr<Batch> batch; ///< batch holding the command, until it completes

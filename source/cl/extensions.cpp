@@ -20,6 +20,9 @@ const ExtensionFunction extensionFunctions[] = {
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
     {"clModifyMemoryFlagsPOLYMUX", reinterpret_cast<void *>(&clModifyMemoryFlagsPOLYMUX)},
     {"clSetKernelArgConstPOLYMUX", reinterpret_cast<void *>(&clSetKernelArgConstPOLYMUX)},
+    {"clGetKernelExecutionStatusPOLYMUX", reinterpret_cast<void *>(&clGetKernelExecutionStatusPOLYMUX)},
+    {"clRegisterProgramErrorMessagePOLYMUX", reinterpret_cast<void *>(&clRegisterProgramErrorMessagePOLYMUX)},
+    {"clRegisterKernelErrorMessagePOLYMUX", reinterpret_cast<void *>(&clRegisterKernelErrorMessagePOLYMUX)},
 };
 
 void *lookUp(const char *name) {

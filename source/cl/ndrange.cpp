@@ -184,6 +184,7 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   Command command;
   command.type = commandType;
   command.keepAlive.push_back(Ref<ObjectBase>(k));
+  command.kernelExit = KernelExitState{k->info().name, k->program().impl().exitMessages, std::nullopt, {}};
   std::vector<mux::KernelArg> args;
   if (cl_int code = k->deviceArgs(device, args, command); code != CL_SUCCESS)
     return code;

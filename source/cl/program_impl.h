@@ -4,6 +4,7 @@
 
 #include "context.h"
 #include "device.h"
+#include "kernel_exit.h"
 #include "program.h"
 
 #include "mux/status.h"
@@ -63,6 +64,9 @@ struct Program::Impl {
   /// runs without it (with `busy` set) so queries stay responsive.
   mutable std::mutex mutex;
   bool busy = false; ///< a build, compile or link of this program is running
+  /// Messages registered for the exit codes of this program's kernels
+  /// (cl_polymux_kernel_exit); shared with the events of their commands.
+  std::shared_ptr<KernelExitMessages> exitMessages = std::make_shared<KernelExitMessages>();
   /// Kernels the application still holds (see Kernel::releaseByApplication),
   /// plus links using this program's modules as inputs.
   size_t users = 0;

@@ -42,6 +42,7 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSiz
       "cl_khr_int64_base_atomics",        "cl_khr_int64_extended_atomics",
       "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
       "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
+      "cl_polymux_sized_integers",        "cl_polymux_kernel_exit",
   };
   info.openclCFeatures = {
       "__opencl_c_work_group_collective_functions",
@@ -62,12 +63,9 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSiz
 }
 
 std::vector<std::string> clExtensionsFor(const mux::DeviceInfo &info) {
-  // Polymux's own runtime extensions have no OpenCL C side: Clang does not
-  // know them.
-  std::vector<std::string> extensions;
-  for (const std::string &extension : info.extensions)
-    if (!extension.starts_with("cl_polymux_"))
-      extensions.push_back(extension);
+  // Polymux's own extensions are passed on too: the front end defines
+  // their macros and declares what they add to OpenCL C.
+  std::vector<std::string> extensions = info.extensions;
   auto add = [&](const std::string &name) {
     if (std::find(extensions.begin(), extensions.end(), name) == extensions.end())
       extensions.push_back(name);

@@ -134,6 +134,7 @@ llvm::Error lowerKernelsForCpu(llvm::Module &module, const std::vector<KernelInf
     passes.addPass(LowerWorkItemBuiltinsPass(lowering.maxWorkGroupSize));
     passes.addPass(LowerLocalVariablesPass());
     passes.addPass(LowerPrintfPass());
+    passes.addPass(LowerKernelExitPass());
     passes.addPass(LowerGenericAddressSpacePass());
     runModulePasses(module, passes);
   }

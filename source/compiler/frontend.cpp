@@ -18,6 +18,8 @@
 
 extern "C" __attribute__((visibility("hidden"))) const char polymux_opencl_c_base_header_begin[],
     polymux_opencl_c_base_header_end[];
+extern "C" __attribute__((visibility("hidden"))) const char polymux_opencl_c_extensions_header_begin[],
+    polymux_opencl_c_extensions_header_end[];
 
 namespace compiler {
 namespace {
@@ -27,6 +29,12 @@ constexpr const char *kHeaderDir = "/polymux-embedded-headers";
 /// Clang's resource directory, virtual: its include/ holds the embedded
 /// opencl-c-base.h alone (see source/compiler/CMakeLists.txt).
 constexpr const char *kResourceDir = "/polymux-clang-resource";
+/// The OpenCL C declarations of Polymux's extensions, in the resource
+/// directory's include/.
+constexpr const char *kExtensionsHeader = "polymux_extensions.h";
+
+bool isPolymuxExtension(llvm::StringRef name) { return name.starts_with("cl_polymux_"); }
+
 /// The name diagnostics show for the program source.
 constexpr const char *kSourceName = "<program source>";
 
@@ -71,6 +79,12 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   // must follow the device (CTS basic kernel_numeric_constants).
   if (std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_images") == config.extensions.end())
     args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
+  // Polymux's own extensions: Clang does not know them, so their macros are
+  // defined here and their declarations come from polymux_extensions.h.
+  for (const std::string &extension : config.extensions)
+    if (isPolymuxExtension(extension))
+      args.push_back("-D" + extension + "=1");
+  args.insert(args.end(), {"-include", std::string(kResourceDir) + "/include/" + kExtensionsHeader});
   for (const std::string &define : options.defines) {
     args.push_back("-D");
     args.push_back(define);
@@ -103,6 +117,13 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const H
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   llvm::SmallString<128> baseHeader(kResourceDir);
   llvm::sys::path::append(baseHeader, "include", "opencl-c-base.h");
+  llvm::SmallString<128> extensionsHeader(kResourceDir);
+  llvm::sys::path::append(extensionsHeader, "include", kExtensionsHeader);
+  memory->addFile(extensionsHeader, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(polymux_opencl_c_extensions_header_begin,
+                                                                       polymux_opencl_c_extensions_header_end -
+                                                                           polymux_opencl_c_extensions_header_begin),
+                                                       kExtensionsHeader));
   memory->addFile(baseHeader, 0,
                   // A copy: Clang's lexer wants a null-terminated buffer.
                   llvm::MemoryBuffer::getMemBufferCopy(
@@ -123,7 +144,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const H
 std::string clExtOption(std::span<const std::string> extensions) {
   std::string value = "-all";
   for (const std::string &extension : extensions)
-    value += ",+" + extension;
+    if (!isPolymuxExtension(extension))
+      value += ",+" + extension;
   return value;
 }
 

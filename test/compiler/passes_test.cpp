@@ -98,6 +98,45 @@ CHECK-NEXT: call void @__polymux_work_item_k(ptr %a, i32 %n, <3 x float> %v, i8 
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Passes, KernelExitRecordsTheStatusAndReturns) {
+  llvm::LLVMContext context;
+  auto module = compileForHostWith(context, R"(
+void check(global int *out, int v) {
+  if (v < 0)
+    kernel_exit(v);
+}
+__kernel void k(__global int *out) {
+  if (is_kernel_exiting())
+    return;
+  check(out, out[get_global_id(0)]);
+  out[get_global_id(0)] = 1;
+}
+)",
+                                   "", {"cl_polymux_kernel_exit"});
+  ASSERT_TRUE(module);
+  lowerWorkItems(*module);
+  llvm::ModulePassManager passes;
+  passes.addPass(LowerKernelExitPass());
+  run(*module, passes);
+  ASSERT_FALSE(takeBuildErrors(*module));
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: define internal void @__polymux_work_item_k({{.*}}) [[ATTRS:#[0-9]+]]
+; is_kernel_exiting(): the record, field 15, holds something else than INT_MIN
+CHECK: [[RECORD:%.*]] = load ptr, ptr {{.*}}!invariant.load
+CHECK: [[NOW:%.*]] = load atomic i32, ptr [[RECORD]] monotonic, align 4
+CHECK: icmp ne i32 [[NOW]], -2147483648
+; kernel_exit(v): INT_MIN is reserved, the first status wins, non-zero over zero
+CHECK: [[STATUS:%exit.status.*]] = select i1 {{.*}}, i32 -5, i32
+CHECK: cmpxchg ptr {{%.*}}, i32 -2147483648, i32 [[STATUS]] monotonic monotonic, align 4
+CHECK: cmpxchg ptr {{%.*}}, i32 0, i32 [[STATUS]] monotonic monotonic, align 4
+CHECK-NEXT: ret void
+CHECK-NOT: __polymux_kernel_exit
+CHECK-NOT: __polymux_is_kernel_exiting
+CHECK: attributes [[ATTRS]] = {{.*}}"polymux-calls-kernel-exit"
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Passes, VolatilePrivateVariablesBecomePlain) {
   llvm::LLVMContext context;
   auto module = compileForHost(context, R"(

@@ -1,5 +1,7 @@
 #include "fault_guard.h"
 
+#include "mux/kernel_exit.h"
+
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -207,6 +209,20 @@ std::string describeFault(const FaultRecord &fault, const ThreadStack &stack) {
     return "illegal instruction (SIGILL)" + at;
   }
   return name + at;
+}
+
+int32_t faultExitStatus(const FaultRecord &fault, const ThreadStack &stack) {
+  if (fault.code <= 0)
+    return mux::kernel_exit::DeviceFault;
+  switch (fault.signal) {
+  case SIGSEGV:
+  case SIGBUS:
+    return isStackOverflow(fault, stack) ? mux::kernel_exit::StackOverflow : mux::kernel_exit::OutOfBounds;
+  case SIGFPE:
+    return mux::kernel_exit::ArithmeticFault;
+  default:
+    return mux::kernel_exit::DeviceFault;
+  }
 }
 
 } // namespace host

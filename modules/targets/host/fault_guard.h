@@ -66,4 +66,9 @@ struct ThreadStack {
 /// `stack` or the stack pointer had left it.
 std::string describeFault(const FaultRecord &fault, const ThreadStack &stack);
 
+/// The kernel exit code of `fault` (mux/kernel_exit.h): OutOfBounds for an
+/// invalid access, StackOverflow, ArithmeticFault for SIGFPE, DeviceFault
+/// otherwise.
+int32_t faultExitStatus(const FaultRecord &fault, const ThreadStack &stack);
+
 } // namespace host

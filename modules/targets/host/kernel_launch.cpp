@@ -96,6 +96,7 @@ mux::Outcome KernelLaunch::run() {
     return mux::Status::Success;
   installFaultHandlers();
   faulted_.store(false, std::memory_order_relaxed);
+  exitRecord_.store(compiler::abi::kKernelNotExiting, std::memory_order_relaxed);
   faultReason_.clear(); // no worker runs yet
   if (printfBuffer_)
     plan_.initPrintfBuffer(reinterpret_cast<std::byte *>(printfBuffer_.get()));
@@ -103,17 +104,25 @@ mux::Outcome KernelLaunch::run() {
     return mux::Status::OutOfMemory;
   // What was printed before a fault is still shown.
   flushPrintf();
-  if (!faulted_.load(std::memory_order_relaxed))
-    return mux::Status::Success;
+  if (!faulted_.load(std::memory_order_relaxed)) {
+    mux::Outcome outcome(mux::Status::Success);
+    if (int32_t status = exitRecord_.load(std::memory_order_relaxed); status != compiler::abi::kKernelNotExiting)
+      outcome.kernelExitStatus = status;
+    return outcome;
+  }
   std::lock_guard lock(faultMutex_);
-  return mux::Outcome(mux::Status::KernelFault,
-                      "kernel '" + kernel_.name() + "' faulted on device '" + device_.name + "': " + faultReason_);
+  mux::Outcome outcome(mux::Status::KernelFault,
+                       "kernel '" + kernel_.name() + "' faulted on device '" + device_.name + "': " + faultReason_);
+  outcome.kernelExitStatus = faultExitStatus_;
+  return outcome;
 }
 
-void KernelLaunch::recordFault(std::string reason) {
+void KernelLaunch::recordFault(std::string reason, int32_t exitStatus) {
   std::lock_guard lock(faultMutex_);
-  if (faultReason_.empty())
+  if (faultReason_.empty()) {
     faultReason_ = std::move(reason);
+    faultExitStatus_ = exitStatus;
+  }
 }
 
 void KernelLaunch::flushPrintf() {
@@ -148,6 +157,7 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
     info.workItemStateEnd = info.workItemState + plan.workItemStateSize();
   }
   info.printfBuffer = addressOf(launch.printfBuffer_.get());
+  info.kernelExit = addressOf(&launch.exitRecord_);
   const ThreadStack &stack = currentStackRange();
   info.stackBegin = addressOf(stack.begin);
   info.stackEnd = addressOf(stack.end);
@@ -157,13 +167,18 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
   sigjmp_buf jump;
   if (sigsetjmp(jump, 0) != 0) {
     disarmFaultGuard();
-    launch.recordFault(describeFault(lastFault(), currentStackRange()));
+    launch.recordFault(describeFault(lastFault(), currentStackRange()),
+                       faultExitStatus(lastFault(), currentStackRange()));
     launch.faulted_.store(true, std::memory_order_relaxed);
     return;
   }
   FaultGuard guard(jump);
   plan.setGroup(info, begin);
   for (uint64_t index = begin; index < end; ++index) {
+    // A work-group that has not started when kernel_exit is called never
+    // starts.
+    if (launch.exitRecord_.load(std::memory_order_relaxed) != compiler::abi::kKernelNotExiting)
+      return;
     entry(args, &info);
     plan.nextGroup(info);
   }

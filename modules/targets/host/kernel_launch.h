@@ -33,7 +33,8 @@ private:
   KernelLaunch(mux::support::ThreadPool &pool, const mux::DeviceInfo &device, const HostKernel &kernel,
                compiler::abi::CpuLaunchPlan plan);
   /// Keeps the explanation of the launch's first fault (thread-safe).
-  void recordFault(std::string reason);
+  /// Keeps the first fault's explanation and exit code (mux/kernel_exit.h).
+  void recordFault(std::string reason, int32_t exitStatus);
   static void runGroups(void *self, unsigned worker, std::byte *scratch, uint64_t begin, uint64_t end);
   /// Writes what the kernel printed, in buffer order, to stdout.
   void flushPrintf();
@@ -52,9 +53,15 @@ private:
   uint64_t scratchSize_ = 0;
   /// The plan's printf buffer, when the kernel calls printf.
   std::unique_ptr<uint64_t[]> printfBuffer_;
+  /// The launch's exit record (WorkGroupInfo::kernelExit), which kernel_exit
+  /// sets; no work-group starts once it is set.
+  std::atomic<int32_t> exitRecord_{compiler::abi::kKernelNotExiting};
+  static_assert(std::atomic<int32_t>::is_always_lock_free && sizeof(std::atomic<int32_t>) == sizeof(int32_t),
+                "kernel code updates the record as a plain int32_t");
   std::atomic<bool> faulted_{false};
   std::mutex faultMutex_;
-  std::string faultReason_; ///< the first fault's, guarded by faultMutex_
+  std::string faultReason_;   ///< the first fault's, guarded by faultMutex_
+  int32_t faultExitStatus_{}; ///< its exit code, guarded by faultMutex_
 };
 
 /// The host command buffer: shared transfers, host kernel launches.

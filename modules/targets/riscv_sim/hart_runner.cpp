@@ -1,5 +1,7 @@
 #include "hart_runner.h"
 
+#include "mux/kernel_exit.h"
+
 #include "device.h"
 #include "executable.h"
 
@@ -86,13 +88,17 @@ GroupResult HartRunner::runGroup(uint64_t entry, uint64_t args, uint64_t info, c
     }
     result.instructionsRetired = group.instructions; // the work-group's, not this slice's
     group.trap = result.describe();
+    group.exitStatus = mux::kernel_exit::DeviceFault;
     if (result.cause == StopReason::LoadAccessFault || result.cause == StopReason::StoreAccessFault) {
       const Region *region = state_->memory.find(result.address);
       group.trap += region ? " (in " + region->name + ", which does not allow it)" : " (not mapped)";
-      if (registers.x[2] < state_->stackBottom) // sp left the stack
+      group.exitStatus = mux::kernel_exit::OutOfBounds;
+      if (registers.x[2] < state_->stackBottom) { // sp left the stack
         group.trap = "stack overflow: the work-item stack of " +
                      std::to_string((state_->stackTop - state_->stackBottom) >> 10) + " KiB is exhausted (" +
                      group.trap + ")";
+        group.exitStatus = mux::kernel_exit::StackOverflow;
+      }
     }
     if (result.cause == StopReason::EnvironmentCall)
       group.trap = "unexpected environment call (" + group.trap + ")";

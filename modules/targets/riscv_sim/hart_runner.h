@@ -17,6 +17,8 @@ struct GroupResult {
   bool completed = false; ///< the entry point returned
   uint64_t instructions = 0;
   std::string trap; ///< why it did not complete: cause, pc, instruction, address
+  /// The trap's kernel exit code (mux/kernel_exit.h) when it did not.
+  int32_t exitStatus = 0;
 };
 
 class HartRunner {

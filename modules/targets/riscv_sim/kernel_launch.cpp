@@ -71,6 +71,13 @@ llvm::Expected<std::unique_ptr<KernelLaunch>> KernelLaunch::create(Device &devic
                               " bytes of hart local memory for its arguments, __local data and barrier state; "
                               "the device has " +
                               std::to_string(available));
+  // The exit record (WorkGroupInfo::kernelExit) lives in device memory,
+  // where every hart's atomics reach it.
+  auto exitRecord = mux::support::HostMemory::allocate(sizeof(int32_t), kAlignment, mux::support::kHostMemoryProperties,
+                                                       device.dram());
+  if (!exitRecord)
+    return exitRecord.takeError();
+  launch->exitRecord_ = std::move(*exitRecord);
   if (laid.printfBufferSize()) {
     auto buffer = mux::support::HostMemory::allocate(laid.printfBufferSize(), kAlignment,
                                                      mux::support::kHostMemoryProperties, device.dram());
@@ -89,6 +96,7 @@ mux::Outcome KernelLaunch::run() {
   if (plan_.groupCount() == 0)
     return mux::Status::Success;
   faulted_.store(false, std::memory_order_relaxed);
+  exitRecord().store(compiler::abi::kKernelNotExiting, std::memory_order_relaxed);
   faultReason_.clear(); // no hart runs yet
   if (printfBuffer_)
     plan_.initPrintfBuffer(printfBuffer_->data());
@@ -100,16 +108,26 @@ mux::Outcome KernelLaunch::run() {
     std::lock_guard lock(faultMutex_);
     outcome = mux::Outcome(mux::Status::KernelFault, "kernel '" + kernel_.name() + "' faulted on device '" +
                                                          device_.info().name + "': " + faultReason_);
+    outcome.kernelExitStatus = faultExitStatus_;
+  } else if (int32_t status = exitRecord().load(std::memory_order_relaxed);
+             status != compiler::abi::kKernelNotExiting) {
+    outcome.kernelExitStatus = status;
   }
   outcome.instructionsRetired = instructions_.load(std::memory_order_relaxed);
   return outcome;
 }
 
-void KernelLaunch::recordFault(std::string reason) {
+void KernelLaunch::recordFault(std::string reason, int32_t exitStatus) {
   std::lock_guard lock(faultMutex_);
-  if (faultReason_.empty())
+  if (faultReason_.empty()) {
     faultReason_ = std::move(reason);
+    faultExitStatus_ = exitStatus;
+  }
   faulted_.store(true, std::memory_order_relaxed);
+}
+
+std::atomic_ref<int32_t> KernelLaunch::exitRecord() const {
+  return std::atomic_ref<int32_t>(*reinterpret_cast<int32_t *>(exitRecord_->data()));
 }
 
 void KernelLaunch::flushPrintf() {
@@ -144,12 +162,17 @@ void KernelLaunch::runGroups(void *self, unsigned hart, std::byte *, uint64_t be
     info.workItemStateEnd = info.workItemState + plan.workItemStateSize();
   }
   info.printfBuffer = launch.printfBuffer_ ? launch.printfBuffer_->deviceAddress() : 0;
+  info.kernelExit = launch.exitRecord_->deviceAddress();
   info.stackBegin = scratchBase + description.scratchSize - description.stackSize;
   info.stackEnd = scratchBase + description.scratchSize;
 
   HartRunner runner(launch.device_, launch.kernel_.program(), hart);
   uint64_t instructions = 0;
   for (uint64_t index = begin; index < end; ++index) {
+    // A work-group that has not started when kernel_exit is called never
+    // starts.
+    if (launch.exitRecord().load(std::memory_order_relaxed) != compiler::abi::kKernelNotExiting)
+      break;
     plan.setGroup(info, index);
     std::memcpy(scratch, &info, sizeof(info));
     GroupResult result =
@@ -159,8 +182,9 @@ void KernelLaunch::runGroups(void *self, unsigned hart, std::byte *, uint64_t be
       if (launch.faulted_.load(std::memory_order_relaxed))
         break; // abandoned: the first fault is the one reported
       launch.recordFault(result.trap + " in work-group (" + std::to_string(info.groupId[0]) + ", " +
-                         std::to_string(info.groupId[1]) + ", " + std::to_string(info.groupId[2]) + ") on hart " +
-                         std::to_string(hart));
+                             std::to_string(info.groupId[1]) + ", " + std::to_string(info.groupId[2]) + ") on hart " +
+                             std::to_string(hart),
+                         result.exitStatus);
       break;
     }
     if (launch.faulted_.load(std::memory_order_relaxed))

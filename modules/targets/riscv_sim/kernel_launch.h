@@ -35,7 +35,10 @@ public:
 private:
   KernelLaunch(Device &device, const Kernel &kernel, compiler::abi::CpuLaunchPlan plan);
   static void runGroups(void *self, unsigned hart, std::byte *, uint64_t begin, uint64_t end);
-  void recordFault(std::string reason);
+  /// Keeps the first fault's explanation and exit code (mux/kernel_exit.h).
+  void recordFault(std::string reason, int32_t exitStatus);
+  /// The exit record in device memory, as the harts' atomics see it.
+  std::atomic_ref<int32_t> exitRecord() const;
   void flushPrintf();
 
   Device &device_;
@@ -46,10 +49,13 @@ private:
   uint64_t localAreaOffset_ = 0;
   uint64_t stateOffset_ = 0;
   std::unique_ptr<mux::support::HostMemory> printfBuffer_; ///< in DRAM
+  /// WorkGroupInfo::kernelExit: one int32_t in DRAM.
+  std::unique_ptr<mux::support::HostMemory> exitRecord_;
   std::atomic<bool> faulted_{false};
   std::atomic<uint64_t> instructions_{0};
   std::mutex faultMutex_;
   std::string faultReason_;
+  int32_t faultExitStatus_ = 0; ///< the first fault's exit code, guarded by faultMutex_
 };
 
 /// The riscv_sim command buffer: shared transfers (DRAM is host memory),

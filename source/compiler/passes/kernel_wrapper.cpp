@@ -363,7 +363,9 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions, llvm::Ar
     Loop x = openLoop(builder, localSize[0], y.latch, "wi.x", tailStart);
     emitWorkItemCall(builder, workItem, arguments, info, {x.index, y.index, z.index});
     builder.CreateBr(x.latch);
-  } else if (regions.hasSubGroupBarriers()) {
+  } else if (regions.hasSubGroupBarriers() || workItem.hasFnAttribute(kCallsKernelExitAttribute)) {
+    // Also for kernel_exit: a work-item that has left is finished, and the
+    // rounds let the others pass the barriers it will never reach.
     if (llvm::Function *vectorForm = findVectorForm(workItem)) {
       // One vector per sub-group: when every sub-group is full and within
       // one row (the size along x a multiple of the width), the vector form

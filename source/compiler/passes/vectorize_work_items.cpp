@@ -398,7 +398,8 @@ unsigned maxLanesAlongX(const llvm::Function &workItem) {
 }
 
 bool keepsScalarForm(const llvm::Function &workItem) {
-  return workItem.getSubprogram() || workItem.hasFnAttribute(kUsesPrintfAttribute);
+  return workItem.getSubprogram() || workItem.hasFnAttribute(kUsesPrintfAttribute) ||
+         workItem.hasFnAttribute(kCallsKernelExitAttribute);
 }
 
 VectorForm vectorizeWorkItem(llvm::Function &scalar, unsigned laneIdArgument, unsigned vectorBits,

@@ -21,6 +21,7 @@ enum : unsigned {
   StackBegin = 12,
   StackEnd = 13,
   WorkItemStateEnd = 14,
+  KernelExit = 15,
 };
 } // namespace compiler::info_field
 

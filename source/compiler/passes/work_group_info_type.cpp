@@ -23,6 +23,7 @@ static_assert(offsetof(abi::WorkGroupInfo, printfBuffer) == 176);
 static_assert(offsetof(abi::WorkGroupInfo, stackBegin) == 184);
 static_assert(offsetof(abi::WorkGroupInfo, stackEnd) == 192);
 static_assert(offsetof(abi::WorkGroupInfo, workItemStateEnd) == 200);
+static_assert(offsetof(abi::WorkGroupInfo, kernelExit) == 208);
 
 llvm::LoadInst *loadInfoField(llvm::IRBuilder<> &builder, llvm::Value *info, llvm::Type *type, unsigned field,
                               std::optional<unsigned> element, const llvm::Twine &name) {
@@ -45,7 +46,7 @@ llvm::StructType *workGroupInfoType(llvm::LLVMContext &context) {
   llvm::Type *pointer = llvm::PointerType::getUnqual(context);
   return llvm::StructType::create(context,
                                   {i32, i32, triple, triple, triple, triple, triple, triple, pointer, i64, pointer,
-                                   pointer, pointer, pointer, pointer},
+                                   pointer, pointer, pointer, pointer, pointer},
                                   "polymux.WorkGroupInfo");
 }
 

@@ -3,7 +3,7 @@
 //   (linkBuiltinLibrary) -> GuardIntegerDivisionPass
 //   -> LowerExactBuiltinsPass -> LowerAtomicBuiltinsPass -> PrepareInliningPass
 //   -> AlwaysInlinerPass -> LowerGroupBuiltinsPass -> LowerWorkItemBuiltinsPass
-//   -> LowerLocalVariablesPass -> LowerPrintfPass
+//   -> LowerLocalVariablesPass -> LowerPrintfPass -> LowerKernelExitPass
 //   -> LowerGenericAddressSpacePass -> VectorizeWorkItemsPass -> KernelWrapperPass
 //   -> AlwaysInlinerPass -> checkUnresolvedSymbols
 // (cpu_pipeline.h runs that sequence plus optimisation).
@@ -201,6 +201,23 @@ struct LowerPrintfPass : llvm::PassInfoMixin<LowerPrintfPass> {
   explicit LowerPrintfPass(BufferSource source = BufferSource::WorkGroupInfo) : source(source) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
   BufferSource source;
+};
+
+/// cl_polymux_kernel_exit's OpenCL C functions (opencl_c/polymux_extensions.h).
+inline constexpr const char *kKernelExitFunction = "__polymux_kernel_exit";
+inline constexpr const char *kIsKernelExitingFunction = "__polymux_is_kernel_exiting";
+/// Present on a work-item function that may call kernel_exit: it keeps the
+/// scalar form, and with barriers runs in rounds (KernelWrapperPass), so
+/// that a work-item that has left counts as having reached every barrier.
+inline constexpr const char *kCallsKernelExitAttribute = "polymux-calls-kernel-exit";
+
+/// In work-item functions, turns kernel_exit(status) into recording the
+/// status in the launch's exit record (WorkGroupInfo::kernelExit; the first
+/// status wins, except that a non-zero status replaces a zero one) and a
+/// return, and is_kernel_exiting() into a load of the record. Calls left
+/// in other functions are build errors.
+struct LowerKernelExitPass : llvm::PassInfoMixin<LowerKernelExitPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
 /// Removes the printf format table LowerPrintfPass left in `module` and

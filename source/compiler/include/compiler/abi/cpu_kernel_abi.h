@@ -6,7 +6,10 @@
 // work-group: the wrapper loops over the work-items of the group.
 #pragma once
 
+#include "mux/kernel_exit.h"
 #include <cstddef>
+
+#include <climits>
 #include <cstdint>
 
 namespace compiler::abi {
@@ -46,7 +49,18 @@ struct WorkGroupInfo {
   /// * (enqueued local linear size); 0 when workItemState is. With
   /// workItemState it bounds the private variables kept across barriers.
   uint64_t workItemStateEnd;
+  /// The launch's exit record (cl_polymux_kernel_exit): an int32_t that
+  /// holds kKernelNotExiting until a work-item calls kernel_exit(status),
+  /// then the status. Shared by every work-group of the launch.
+  uint64_t kernelExit;
 };
+
+/// What WorkGroupInfo::kernelExit points to while no work-item has called
+/// kernel_exit. The status it stands for is reserved: kernel_exit(INT32_MIN)
+/// records EXIT_INVALID_STATUS instead.
+inline constexpr int32_t kKernelNotExiting = INT32_MIN;
+/// kernel_exit's status when it was given kKernelNotExiting.
+inline constexpr int32_t kKernelExitInvalidStatus = mux::kernel_exit::InvalidStatus;
 
 /// void entry(const void *packedArgs, const WorkGroupInfo *info), both
 /// device addresses (a target whose kernels run in the process calls it

@@ -1,0 +1,411 @@
+// cl_polymux_kernel_exit: kernel_exit and is_kernel_exiting in OpenCL C, the
+// exit status and message of a kernel command, registered messages, and
+// the implementation's codes for faults, on every device that reports the
+// extension (doc/extensions/cl_polymux_kernel_exit.md).
+#include "cl_test.h"
+
+#include <CL/cl_ext_polymux.h>
+
+#include <algorithm>
+#include <climits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace cltest;
+
+namespace {
+
+constexpr const char *kSource = R"(
+// Each work-item marks its slot after `spin` steps of work; the one holding
+// `target` ends the kernel.
+kernel void search(global const int *data, global int *ran, int target, int spin) {
+  size_t i = get_global_id(0);
+  int work = data[i];
+  for (int k = 0; k < spin; ++k)
+    work = work * 3 + k;
+  ran[i] = work == 12345 ? 2 : 1;
+  if (data[i] == target)
+    kernel_exit(EXIT_SEARCH_COMPLETE);
+}
+
+// Work-items choose their status; those that do not exit finish normally.
+kernel void statuses(global const int *status, global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = 1;
+  if (status[i] != 0 || i == 0)
+    kernel_exit(status[i]);
+  out[i] = 2;
+}
+
+static void leave_if_odd(size_t i, int status) {
+  if (i % 2)
+    kernel_exit(status);
+}
+
+// kernel_exit deep in a helper: the work-item still stops right there.
+kernel void nested(global int *out, int status) {
+  size_t i = get_global_id(0);
+  out[i] = 1;
+  leave_if_odd(i, status);
+  out[i] = 2;
+}
+
+// A work-item that leaves before a barrier counts as having reached it.
+kernel void barrier_sum(global const int *in, global int *out, local int *scratch) {
+  size_t l = get_local_id(0);
+  scratch[l] = in[get_global_id(0)];
+  if (l == 3)
+    kernel_exit(8);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = 0;
+  for (size_t k = 0; k < get_local_size(0); ++k)
+    sum += k == 3 ? 0 : scratch[k];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = sum;
+}
+
+// The rest of the exiting work-group sees the exit.
+kernel void observe(global int *seen) {
+  size_t l = get_local_id(0);
+  if (get_group_id(0) == 0 && l == 0)
+    kernel_exit(2);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  seen[get_global_id(0)] = is_kernel_exiting();
+}
+
+kernel void reserved(global int *out) {
+  out[0] = 1;
+  kernel_exit(INT_MIN);
+}
+
+kernel void plain(global int *out) { out[get_global_id(0)] = (int)get_global_id(0); }
+
+kernel void wild(global int *out, ulong address) {
+  out[get_global_id(0)] = 1;
+  if (get_global_id(0) == 5)
+    *(global volatile int *)address = 42;
+}
+)";
+
+class KernelExitTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (deviceString(device(), CL_DEVICE_EXTENSIONS).find(CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME) == std::string::npos)
+      GTEST_SKIP() << "the device does not report " CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME;
+    status_ = extensionFunction<clGetKernelExecutionStatusPOLYMUX_fn>("clGetKernelExecutionStatusPOLYMUX");
+    registerProgram_ =
+        extensionFunction<clRegisterProgramErrorMessagePOLYMUX_fn>("clRegisterProgramErrorMessagePOLYMUX");
+    registerKernel_ = extensionFunction<clRegisterKernelErrorMessagePOLYMUX_fn>("clRegisterKernelErrorMessagePOLYMUX");
+    ASSERT_TRUE(status_ && registerProgram_ && registerKernel_);
+    program_ = build(kSource);
+    ASSERT_TRUE(program_);
+  }
+
+  cl_int exitCode(cl_event event) {
+    cl_int code = 12345;
+    EXPECT_CL(status_(event, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, sizeof code, &code, nullptr));
+    return code;
+  }
+  std::string exitMessage(cl_event event) {
+    size_t size = 0;
+    EXPECT_CL(status_(event, CL_KERNEL_STATUS_EXIT_MSG_POLYMUX, 0, nullptr, &size));
+    std::string text(size, '\0');
+    EXPECT_CL(status_(event, CL_KERNEL_STATUS_EXIT_MSG_POLYMUX, size, text.data(), nullptr));
+    EXPECT_TRUE(!text.empty() && text.back() == '\0');
+    if (!text.empty())
+      text.pop_back();
+    return text;
+  }
+  cl_int executionStatus(cl_event event) {
+    cl_int status = 1;
+    EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
+    return status;
+  }
+  /// Runs `kernel` over `global` work-items (groups of `local`, 0: any).
+  Event run(cl_kernel kernel, size_t global, size_t local = 0) {
+    Event event;
+    EXPECT_CL(
+        clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr, event.out()));
+    EXPECT_CL(clFinish(queue_));
+    return event;
+  }
+
+  clGetKernelExecutionStatusPOLYMUX_fn status_ = nullptr;
+  clRegisterProgramErrorMessagePOLYMUX_fn registerProgram_ = nullptr;
+  clRegisterKernelErrorMessagePOLYMUX_fn registerKernel_ = nullptr;
+  Program program_;
+};
+
+TEST_P(KernelExitTest, AKernelThatRunsToItsEndExitsWithZero) {
+  Kernel kernel = this->kernel(program_, "plain");
+  Mem out = buffer(CL_MEM_READ_WRITE, 256 * sizeof(cl_int));
+  setArgs(kernel.get(), out.get());
+  Event event = run(kernel, 256);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 0);
+  EXPECT_EQ(exitMessage(event), "");
+}
+
+TEST_P(KernelExitTest, WorkGroupsNotYetStartedNeverStart) {
+  // Groups that take a while (tens of microseconds on a CPU), so that the
+  // first one, which exits, ends long before the others could all run.
+  const size_t groups = 1024, local = 16, items = groups * local;
+  std::vector<cl_int> data(items, 0);
+  data[3] = 77; // in the first work-group
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), data.data());
+  std::vector<cl_int> zeros(items, 0);
+  Mem ran = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), zeros.data());
+  Kernel kernel = this->kernel(program_, "search");
+  setArgs(kernel.get(), in.get(), ran.get(), cl_int(77), cl_int(20000));
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), CL_KERNEL_EXIT_SEARCH_COMPLETE_POLYMUX);
+  EXPECT_NE(exitMessage(event).find("EXIT_SEARCH_COMPLETE"), std::string::npos);
+  std::vector<cl_int> marks = read<cl_int>(ran, items);
+  // The exiting work-group completes: every one of its work-items ran.
+  for (size_t i = 0; i < local; ++i)
+    EXPECT_NE(marks[i], 0) << "work-item " << i;
+  // Groups are all or nothing, and most never started.
+  size_t started = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    int count = int(std::count_if(marks.begin() + g * local, marks.begin() + (g + 1) * local,
+                                  [](cl_int mark) { return mark != 0; }));
+    EXPECT_TRUE(count == 0 || count == int(local)) << "group " << g << " ran " << count << " work-items";
+    started += count != 0;
+  }
+  EXPECT_LT(started, groups / 2);
+}
+
+TEST_P(KernelExitTest, TheStatusIsTheOneGivenAndNonZeroWinsOverZero) {
+  Kernel kernel = this->kernel(program_, "statuses");
+  const size_t items = 64;
+  Mem out = buffer(CL_MEM_READ_WRITE, items * sizeof(cl_int));
+  auto runWith = [&](const std::vector<cl_int> &statuses) {
+    Mem in =
+        buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), const_cast<cl_int *>(statuses.data()));
+    setArgs(kernel.get(), in.get(), out.get());
+    // One work-group: it completes, so every work-item gives its status.
+    Event event = run(kernel, items, items);
+    EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+    return exitCode(event);
+  };
+  // Every exiting work-item gives 7: the status is 7.
+  std::vector<cl_int> statuses(items, 0);
+  for (size_t i = 0; i < items; i += 3)
+    statuses[i] = 7;
+  EXPECT_EQ(runWith(statuses), 7);
+  // Work-item 0 gives 0 and others 5: any non-zero status given, i.e. 5.
+  statuses.assign(items, 0);
+  statuses[9] = 5;
+  statuses[40] = 5;
+  EXPECT_EQ(runWith(statuses), 5);
+  // Different non-zero statuses: one of them.
+  statuses.assign(items, 0);
+  statuses[2] = 3;
+  statuses[50] = 9;
+  cl_int mixed = runWith(statuses);
+  EXPECT_TRUE(mixed == 3 || mixed == 9) << mixed;
+  // Only work-item 0 exits, with 0: a successful exit.
+  statuses.assign(items, 0);
+  EXPECT_EQ(runWith(statuses), 0);
+}
+
+TEST_P(KernelExitTest, TheCallingWorkItemStopsAtOnceEvenInAHelper) {
+  Kernel kernel = this->kernel(program_, "nested");
+  const size_t items = 32;
+  Mem out = buffer(CL_MEM_READ_WRITE, items * sizeof(cl_int));
+  setArgs(kernel.get(), out.get(), cl_int(4));
+  Event event = run(kernel, items, items); // one group: every work-item runs
+  EXPECT_EQ(exitCode(event), 4);
+  std::vector<cl_int> values = read<cl_int>(out, items);
+  for (size_t i = 0; i < items; ++i)
+    EXPECT_EQ(values[i], i % 2 ? 1 : 2) << "work-item " << i;
+}
+
+TEST_P(KernelExitTest, AnExitedWorkItemDoesNotHoldUpBarriers) {
+  Kernel kernel = this->kernel(program_, "barrier_sum");
+  const size_t local = 8, items = 4 * local;
+  std::vector<cl_int> values(items);
+  std::iota(values.begin(), values.end(), 1);
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), values.data());
+  std::vector<cl_int> marks(items, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), in.get(), out.get());
+  ASSERT_CL(clSetKernelArg(kernel, 2, local * sizeof(cl_int), nullptr));
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 8);
+  std::vector<cl_int> sums = read<cl_int>(out, items);
+  // In every group that started (at least the first to exit), all work-items
+  // but the fourth passed both barriers.
+  size_t started = 0;
+  for (size_t g = 0; g < items / local; ++g) {
+    const size_t first = g * local;
+    if (std::all_of(sums.begin() + first, sums.begin() + first + local, [](cl_int v) { return v == -1; }))
+      continue;
+    ++started;
+    int expected = 0;
+    for (size_t k = 0; k < local; ++k)
+      expected += k == 3 ? 0 : values[first + k];
+    for (size_t l = 0; l < local; ++l)
+      EXPECT_EQ(sums[first + l], l == 3 ? -1 : expected) << "group " << g << ", work-item " << l;
+  }
+  EXPECT_GE(started, 1u);
+}
+
+TEST_P(KernelExitTest, TheRestOfTheWorkGroupSeesTheExit) {
+  Kernel kernel = this->kernel(program_, "observe");
+  const size_t local = 16;
+  std::vector<cl_int> marks(local, -1);
+  Mem seen = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, local * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), seen.get());
+  Event event = run(kernel, local, local);
+  EXPECT_EQ(exitCode(event), 2);
+  std::vector<cl_int> values = read<cl_int>(seen, local);
+  EXPECT_EQ(values[0], -1); // it left
+  for (size_t l = 1; l < local; ++l)
+    EXPECT_EQ(values[l], 1) << "work-item " << l;
+}
+
+TEST_P(KernelExitTest, TheReservedStatusBecomesInvalidStatus) {
+  Kernel kernel = this->kernel(program_, "reserved");
+  Mem out = buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+  setArgs(kernel.get(), out.get());
+  Event event = run(kernel, 1);
+  EXPECT_EQ(exitCode(event), CL_KERNEL_EXIT_INVALID_STATUS_POLYMUX);
+  EXPECT_NE(exitMessage(event).find("INT32_MIN"), std::string::npos);
+}
+
+TEST_P(KernelExitTest, AFaultIsOutOfBoundsWithAMessageNamingKernelAndAddress) {
+  Kernel kernel = this->kernel(program_, "wild");
+  Mem out = buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  setArgs(kernel.get(), out.get(), cl_ulong(0x10));
+  size_t global = 64;
+  Event event;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, event.out()));
+  clFinish(queue_);
+  EXPECT_LT(executionStatus(event), 0);
+  EXPECT_EQ(exitCode(event), CL_KERNEL_EXIT_OUT_OF_BOUNDS_POLYMUX);
+  std::string message = exitMessage(event);
+  EXPECT_NE(message.find("wild"), std::string::npos) << message;
+  EXPECT_NE(message.find("0x10"), std::string::npos) << message;
+}
+
+TEST_P(KernelExitTest, KernelMessagesTakePrecedenceOverProgramMessages) {
+  // Registered in the opposite order to the precedence.
+  ASSERT_CL(registerKernel_(program_, "statuses", 5, "kernel five"));
+  ASSERT_CL(registerProgram_(program_, 5, "program five"));
+  ASSERT_CL(registerProgram_(program_, 4, "program four"));
+  Kernel statuses = this->kernel(program_, "statuses");
+  Kernel nested = this->kernel(program_, "nested");
+  const size_t items = 16;
+  std::vector<cl_int> given(items, 0);
+  given[7] = 5;
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), given.data());
+  Mem out = buffer(CL_MEM_READ_WRITE, items * sizeof(cl_int));
+  setArgs(statuses.get(), in.get(), out.get());
+  Event first = run(statuses, items, items);
+  EXPECT_EQ(exitCode(first), 5);
+  EXPECT_EQ(exitMessage(first), "kernel five");
+  setArgs(nested.get(), out.get(), cl_int(5));
+  Event second = run(nested, items, items);
+  EXPECT_EQ(exitMessage(second), "program five");
+  setArgs(nested.get(), out.get(), cl_int(4));
+  Event third = run(nested, items, items);
+  EXPECT_EQ(exitMessage(third), "program four");
+  setArgs(nested.get(), out.get(), cl_int(6));
+  Event fourth = run(nested, items, items);
+  EXPECT_EQ(exitCode(fourth), 6);
+  EXPECT_EQ(exitMessage(fourth), "");
+  // Registering again replaces the message, also for finished commands.
+  ASSERT_CL(registerKernel_(program_, "statuses", 5, "kernel five, again"));
+  EXPECT_EQ(exitMessage(first), "kernel five, again");
+}
+
+TEST_P(KernelExitTest, RegistrationRejectsBadArguments) {
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM, registerProgram_(nullptr, 1, "x"));
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM, registerKernel_(nullptr, "plain", 1, "x"));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerProgram_(program_, 0, "zero is success"));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerProgram_(program_, -2, "negative codes are reserved"));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerProgram_(program_, 1, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerKernel_(program_, nullptr, 1, "x"));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerKernel_(program_, "plain", -1, "x"));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, registerKernel_(program_, "plain", 1, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_KERNEL_NAME, registerKernel_(program_, "no_such_kernel", 1, "x"));
+  // A program not built yet has no kernels to name.
+  const char *source = kSource;
+  cl_int error = CL_SUCCESS;
+  Program unbuilt(clCreateProgramWithSource(context_, 1, &source, nullptr, &error));
+  ASSERT_CL(error);
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE, registerKernel_(unbuilt, "plain", 1, "x"));
+  EXPECT_CL(registerProgram_(unbuilt, 1, "a program message needs no build"));
+}
+
+TEST_P(KernelExitTest, QueriesRejectBadEventsParametersAndSizes) {
+  Kernel kernel = this->kernel(program_, "plain");
+  Mem out = buffer(CL_MEM_READ_WRITE, 16 * sizeof(cl_int));
+  setArgs(kernel.get(), out.get());
+  Event event = run(kernel, 16);
+  cl_int code = 0;
+  EXPECT_CL_ERR(CL_INVALID_EVENT, status_(nullptr, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, sizeof code, &code, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, status_(event, 0x1234, sizeof code, &code, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, status_(event, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, 2, &code, nullptr));
+  char small[1];
+  EXPECT_CL_ERR(CL_INVALID_VALUE, status_(event, CL_KERNEL_STATUS_EXIT_MSG_POLYMUX, 0, small, nullptr));
+  // A user event and a transfer are not kernel commands.
+  cl_int error = CL_SUCCESS;
+  Event user(clCreateUserEvent(context_, &error));
+  ASSERT_CL(error);
+  EXPECT_CL_ERR(CL_INVALID_EVENT, status_(user, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, sizeof code, &code, nullptr));
+  Event readEvent;
+  cl_int host[16];
+  ASSERT_CL(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, sizeof host, host, 0, nullptr, readEvent.out()));
+  EXPECT_CL_ERR(CL_INVALID_EVENT, status_(readEvent, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, sizeof code, &code, nullptr));
+}
+
+TEST_P(KernelExitTest, AnUnfinishedCommandHasNoStatusAndOneThatNeverRanSaysSo) {
+  Kernel kernel = this->kernel(program_, "plain");
+  Mem out = buffer(CL_MEM_READ_WRITE, 16 * sizeof(cl_int));
+  setArgs(kernel.get(), out.get());
+  cl_int error = CL_SUCCESS;
+  Event gate(clCreateUserEvent(context_, &error));
+  ASSERT_CL(error);
+  size_t global = 16;
+  Event event;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 1, gate.ptr(), event.out()));
+  cl_int code = 0;
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, status_(event, CL_KERNEL_STATUS_EXIT_CODE_POLYMUX, sizeof code, &code, nullptr));
+  // The gate fails: the kernel never runs.
+  ASSERT_CL(clSetUserEventStatus(gate, -1));
+  clFinish(queue_);
+  EXPECT_LT(executionStatus(event), 0);
+  EXPECT_EQ(exitCode(event), CL_KERNEL_EXIT_NOT_RUN_POLYMUX);
+  EXPECT_FALSE(exitMessage(event).empty());
+}
+
+// Devices without the extension do not declare kernel_exit: a program that
+// calls it fails to build, with the reason in the log.
+class KernelExitAbsentTest : public DeviceTest {};
+
+TEST_P(KernelExitAbsentTest, DevicesWithoutTheExtensionRejectKernelExit) {
+  if (deviceString(device(), CL_DEVICE_EXTENSIONS).find(CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME) != std::string::npos)
+    GTEST_SKIP() << "the device reports " CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME;
+  const char *source = "kernel void k(global int *out) { out[0] = 1; kernel_exit(3); }";
+  cl_int error = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &error));
+  ASSERT_CL(error);
+  cl_device_id dev = device();
+  EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+  size_t size = 0;
+  ASSERT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size));
+  std::string log(size, '\0');
+  ASSERT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr));
+  EXPECT_NE(log.find("kernel_exit"), std::string::npos) << log;
+}
+
+} // namespace
+
+CLTEST_INSTANTIATE(KernelExitTest);
+CLTEST_INSTANTIATE(KernelExitAbsentTest);
