@@ -109,6 +109,8 @@ Device::Device(Platform &platform, mux::Device &device) : platform_(platform), m
   // Implemented by this layer from DeviceInfo::uuid.
   if (isNonZero(deviceInfo.uuid))
     add("cl_khr_device_uuid");
+  // Implemented by the shared front end and this layer, for every device.
+  add("cl_polymux_kernel_arg_entities");
 }
 
 cl_device_type Device::type() const {

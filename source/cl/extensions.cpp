@@ -2,6 +2,8 @@
 // application can look up by name.
 #include "platform.h"
 
+#include "CL/cl_ext_polymux.h"
+
 #include <string_view>
 
 namespace {
@@ -16,6 +18,10 @@ struct ExtensionFunction {
 const ExtensionFunction extensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
+    // cl_polymux_kernel_arg_entities
+    {"clGetEntityInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityInfoPOLYMUX)},
+    {"clNumMemberEntitiesPOLYMUX", reinterpret_cast<void *>(&clNumMemberEntitiesPOLYMUX)},
+    {"clGetEntityMemberInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityMemberInfoPOLYMUX)},
 };
 
 void *lookUp(const char *name) {
