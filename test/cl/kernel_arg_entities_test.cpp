@@ -299,6 +299,27 @@ TEST_P(KernelArgEntitiesTest, RecursiveTypes) {
   EXPECT_NE(r.describe(alias).find("(recursive)"), std::string::npos);
 }
 
+TEST_P(KernelArgEntitiesTest, GenericPointerMembers) {
+  if (!deviceSupportsOpenCLC(device(), 3, 0) || !deviceInfo<cl_bool>(device(), CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT))
+    GTEST_SKIP() << "the device has no generic address space";
+  Program program = build(R"(
+    typedef struct { int *anywhere; local float *shared; } Pointers;
+    kernel void use(global Pointers *p) { p->anywhere = 0; }
+  )",
+                          "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  EntityReader r(program);
+  Kernel use = kernel(program, "use");
+  cl_entity_POLYMUX pointers =
+      r.entity(r.entity(EntityReader::argEntity(use, 0), CL_ENTITY_POINTEE_POLYMUX), CL_ENTITY_TYPEDEF_TYPE_POLYMUX);
+  ASSERT_EQ(r.members(pointers), 2u);
+  EXPECT_EQ(r.get<cl_kernel_arg_address_qualifier>(r.member(pointers, 0), CL_ENTITY_ADDRESS_SPACE_POLYMUX),
+            cl_kernel_arg_address_qualifier{CL_KERNEL_ARG_ADDRESS_GENERIC_POLYMUX});
+  EXPECT_EQ(r.get<cl_kernel_arg_address_qualifier>(r.member(pointers, 1), CL_ENTITY_ADDRESS_SPACE_POLYMUX),
+            cl_kernel_arg_address_qualifier{CL_KERNEL_ARG_ADDRESS_LOCAL});
+  EXPECT_EQ(r.typeName(r.member(pointers, 1)), "float*");
+}
+
 TEST_P(KernelArgEntitiesTest, SurviveProgramBinaries) {
   cl_device_id dev = device();
   size_t size = 0;
