@@ -112,6 +112,80 @@ extern CL_API_ENTRY cl_int CL_API_CALL clRegisterKernelErrorMessagePOLYMUX(cl_pr
 #define cl_polymux_sized_integers 1
 #define CL_POLYMUX_SIZED_INTEGERS_EXTENSION_NAME "cl_polymux_sized_integers"
 
+/* cl_polymux_kernel_arg_entities (doc/extensions/cl_polymux_kernel_arg_entities.md):
+ * the type of each kernel argument as the device lays it out, as a graph of
+ * entities (scalars, vectors, structs, unions, typedefs, pointers, arrays)
+ * with names, sizes, alignments and member offsets. Handles belong to a
+ * program: equal handles of one program denote equal types. */
+#define cl_polymux_kernel_arg_entities 1
+#define CL_POLYMUX_KERNEL_ARG_ENTITIES_EXTENSION_NAME "cl_polymux_kernel_arg_entities"
+
+typedef struct _cl_entity_POLYMUX *cl_entity_POLYMUX;
+typedef cl_uint cl_entity_info_POLYMUX;
+typedef cl_uint cl_entity_member_info_POLYMUX;
+typedef cl_uint cl_entity_kind_POLYMUX;
+
+/* clGetKernelArgInfo param_name: cl_entity_POLYMUX */
+#define CL_KERNEL_ARG_ENTITY_POLYMUX 0x4F40
+
+/* cl_entity_info_POLYMUX */
+#define CL_ENTITY_KIND_POLYMUX 0x4F41          /* cl_entity_kind_POLYMUX */
+#define CL_ENTITY_NAME_POLYMUX 0x4F42          /* char[]: parameter or member name */
+#define CL_ENTITY_TYPE_NAME_POLYMUX 0x4F43     /* char[]: "int", "float4", "struct S", ... */
+#define CL_ENTITY_QUALIFIER_POLYMUX 0x4F44     /* cl_kernel_arg_type_qualifier */
+#define CL_ENTITY_SIZE_POLYMUX 0x4F45          /* size_t */
+#define CL_ENTITY_ALIGNMENT_POLYMUX 0x4F46     /* size_t */
+#define CL_ENTITY_TYPE_POLYMUX 0x4F47          /* cl_entity_POLYMUX: the same type, unnamed */
+#define CL_ENTITY_TYPEDEF_TYPE_POLYMUX 0x4F48  /* cl_entity_POLYMUX: typedefs only */
+#define CL_ENTITY_ELEMENT_POLYMUX 0x4F49       /* cl_entity_POLYMUX: vectors and arrays */
+#define CL_ENTITY_ELEMENT_COUNT_POLYMUX 0x4F4A /* size_t: vectors and arrays */
+#define CL_ENTITY_POINTEE_POLYMUX 0x4F4B       /* cl_entity_POLYMUX: pointers only */
+#define CL_ENTITY_ADDRESS_SPACE_POLYMUX 0x4F4C /* cl_kernel_arg_address_qualifier: pointers only */
+
+/* CL_ENTITY_ADDRESS_SPACE_POLYMUX of a pointer into the generic address space */
+#define CL_KERNEL_ARG_ADDRESS_GENERIC_POLYMUX 0x4F4D
+
+/* cl_entity_member_info_POLYMUX */
+#define CL_ENTITY_MEMBER_ENTITY_POLYMUX 0x4F50 /* cl_entity_POLYMUX, named after the member */
+#define CL_ENTITY_MEMBER_OFFSET_POLYMUX 0x4F51 /* size_t: bytes from the start of the struct */
+
+/* cl_entity_kind_POLYMUX */
+#define CL_ENTITY_KIND_SCALAR_POLYMUX 1
+#define CL_ENTITY_KIND_VECTOR_POLYMUX 2
+#define CL_ENTITY_KIND_STRUCT_POLYMUX 3
+#define CL_ENTITY_KIND_UNION_POLYMUX 4
+#define CL_ENTITY_KIND_TYPEDEF_POLYMUX 5
+#define CL_ENTITY_KIND_POINTER_POLYMUX 6
+#define CL_ENTITY_KIND_ARRAY_POLYMUX 7
+#define CL_ENTITY_KIND_OPAQUE_POLYMUX 8
+
+typedef cl_int(CL_API_CALL *clGetEntityInfoPOLYMUX_fn)(cl_program program, cl_entity_POLYMUX entity,
+                                                       cl_entity_info_POLYMUX param_name, size_t param_value_size,
+                                                       void *param_value, size_t *param_value_size_ret);
+typedef size_t(CL_API_CALL *clNumMemberEntitiesPOLYMUX_fn)(cl_program program, cl_entity_POLYMUX entity,
+                                                           cl_int *errcode_ret);
+typedef cl_int(CL_API_CALL *clGetEntityMemberInfoPOLYMUX_fn)(cl_program program, cl_entity_POLYMUX entity,
+                                                             cl_uint member_index,
+                                                             cl_entity_member_info_POLYMUX param_name,
+                                                             size_t param_value_size, void *param_value,
+                                                             size_t *param_value_size_ret);
+
+/* Not exported by the ICD loader: obtain them with
+ * clGetExtensionFunctionAddressForPlatform (the _fn types above). */
+#if !defined(CL_NO_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clGetEntityInfoPOLYMUX(cl_program program, cl_entity_POLYMUX entity,
+                                                              cl_entity_info_POLYMUX param_name,
+                                                              size_t param_value_size, void *param_value,
+                                                              size_t *param_value_size_ret);
+extern CL_API_ENTRY size_t CL_API_CALL clNumMemberEntitiesPOLYMUX(cl_program program, cl_entity_POLYMUX entity,
+                                                                  cl_int *errcode_ret);
+extern CL_API_ENTRY cl_int CL_API_CALL clGetEntityMemberInfoPOLYMUX(cl_program program, cl_entity_POLYMUX entity,
+                                                                    cl_uint member_index,
+                                                                    cl_entity_member_info_POLYMUX param_name,
+                                                                    size_t param_value_size, void *param_value,
+                                                                    size_t *param_value_size_ret);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,8 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   // API-layer extensions every device has (doc/extensions/).
   add("cl_polymux_mutable_mem_flags");
   add("cl_polymux_const_kernel_args");
+  // Implemented by the shared front end and this layer, for every device.
+  add("cl_polymux_kernel_arg_entities");
 }
 
 cl_device_type Device::type() const {

@@ -23,6 +23,10 @@ const ExtensionFunction extensionFunctions[] = {
     {"clGetKernelExecutionStatusPOLYMUX", reinterpret_cast<void *>(&clGetKernelExecutionStatusPOLYMUX)},
     {"clRegisterProgramErrorMessagePOLYMUX", reinterpret_cast<void *>(&clRegisterProgramErrorMessagePOLYMUX)},
     {"clRegisterKernelErrorMessagePOLYMUX", reinterpret_cast<void *>(&clRegisterKernelErrorMessagePOLYMUX)},
+    // cl_polymux_kernel_arg_entities
+    {"clGetEntityInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityInfoPOLYMUX)},
+    {"clNumMemberEntitiesPOLYMUX", reinterpret_cast<void *>(&clNumMemberEntitiesPOLYMUX)},
+    {"clGetEntityMemberInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityMemberInfoPOLYMUX)},
 };
 
 void *lookUp(const char *name) {

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "context.h"
 #include "device.h"
+#include "entity.h"
 #include "info.h"
 #include "memory.h"
 #include "program.h"
@@ -159,6 +160,19 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Com
   return CL_SUCCESS;
 }
 
+cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits) {
+  cl_kernel_arg_type_qualifier result = CL_KERNEL_ARG_TYPE_NONE;
+  if (bits & compiler::QualConst)
+    result |= CL_KERNEL_ARG_TYPE_CONST;
+  if (bits & compiler::QualRestrict)
+    result |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (bits & compiler::QualVolatile)
+    result |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (bits & compiler::QualPipe)
+    result |= CL_KERNEL_ARG_TYPE_PIPE;
+  return result;
+}
+
 uint64_t Kernel::localArgBytes() const {
   std::lock_guard lock(impl_->mutex);
   uint64_t total = 0;
@@ -231,19 +245,6 @@ cl_kernel_arg_access_qualifier accessQualifier(compiler::AccessQualifier access)
     return CL_KERNEL_ARG_ACCESS_NONE;
   }
   return CL_KERNEL_ARG_ACCESS_NONE;
-}
-
-cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits) {
-  cl_kernel_arg_type_qualifier result = CL_KERNEL_ARG_TYPE_NONE;
-  if (bits & compiler::QualConst)
-    result |= CL_KERNEL_ARG_TYPE_CONST;
-  if (bits & compiler::QualRestrict)
-    result |= CL_KERNEL_ARG_TYPE_RESTRICT;
-  if (bits & compiler::QualVolatile)
-    result |= CL_KERNEL_ARG_TYPE_VOLATILE;
-  if (bits & compiler::QualPipe)
-    result |= CL_KERNEL_ARG_TYPE_PIPE;
-  return result;
 }
 
 /// The kernel and the argument clSetKernelArg and clGetKernelArgInfo name.
@@ -477,6 +478,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
   // Argument state, not declaration: answered without -cl-kernel-arg-info.
   if (param_name == CL_KERNEL_ARG_PASSED_AS_CONST_POLYMUX)
     return writeInfo(param_value_size, param_value, param_value_size_ret, argPassedAsConst(*k, arg_index));
+  // Types are always described; parameter names only with -cl-kernel-arg-info.
+  if (param_name == CL_KERNEL_ARG_ENTITY_POLYMUX)
+    return kernelArgEntityInfo(*k, *argInfo, argInfoAvailable(k->program()), param_value_size, param_value,
+                               param_value_size_ret);
   if (!argInfoAvailable(k->program()))
     return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   const compiler::KernelArgInfo &arg = *argInfo;

@@ -55,4 +55,7 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// cl_kernel_arg_type_qualifier bits of compiler::TypeQualifier bits.
+cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits);
+
 } // namespace polymux::cl

@@ -108,6 +108,7 @@ cl_int beginBuild(Program::Impl &impl, const std::vector<Device *> &devices, boo
       build.reset();
     }
   }
+  impl.entities.reset();
   impl.busy = true;
   for (Device *device : devices)
     impl.find(*device)->status = CL_BUILD_IN_PROGRESS;

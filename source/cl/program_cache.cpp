@@ -29,7 +29,7 @@ namespace polymux::cl {
 namespace {
 
 /// Bumped when the key or the entry layout changes.
-constexpr std::string_view kCacheFormat = "polymux-program-cache-v1";
+constexpr std::string_view kCacheFormat = "polymux-program-cache-v2"; // v2: argument type entities
 
 /// Feeds one field with its length, so that field boundaries are part of
 /// the key ("ab"+"c" and "a"+"bc" differ).

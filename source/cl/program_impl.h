@@ -5,6 +5,7 @@
 #include "context.h"
 #include "device.h"
 #include "kernel_exit.h"
+#include "entity_table.h"
 #include "program.h"
 
 #include "mux/status.h"
@@ -70,6 +71,9 @@ struct Program::Impl {
   /// Kernels the application still holds (see Kernel::releaseByApplication),
   /// plus links using this program's modules as inputs.
   size_t users = 0;
+  /// The type entities handed out so far (entity.cpp); dropped by a new
+  /// build, which invalidates their handles.
+  std::unique_ptr<EntityTable> entities;
 
   DeviceBuild *find(const Device &device) {
     for (auto &build : builds)

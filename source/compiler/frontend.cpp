@@ -1,11 +1,13 @@
 #include "compiler/frontend.h"
 
+#include "compiler/arg_entity_collector.h"
 #include "mux/status.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Options/OptionUtils.h"
 #include "llvm/Support/FileSystem.h"
@@ -139,6 +141,28 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(std::span<const H
   return overlay;
 }
 
+/// Emits LLVM IR and, from the same AST, the kernels' argument entities.
+class EmitWithArgEntities final : public clang::EmitLLVMOnlyAction {
+public:
+  EmitWithArgEntities(llvm::LLVMContext &context, ArgEntityMap &entities)
+      : EmitLLVMOnlyAction(&context), entities_(entities) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &instance,
+                                                        llvm::StringRef file) override {
+    std::unique_ptr<clang::ASTConsumer> codegen = EmitLLVMOnlyAction::CreateASTConsumer(instance, file);
+    if (!codegen)
+      return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::move(codegen));
+    consumers.push_back(createArgEntityCollector(entities_));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  ArgEntityMap &entities_;
+};
+
 } // namespace
 
 std::string clExtOption(std::span<const std::string> extensions) {
@@ -188,12 +212,14 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &
   // "N errors generated." goes to the log too, as clang prints it.
   instance.setVerboseOutputStream(diagnosticStream);
 
-  clang::EmitLLVMOnlyAction action(&context);
+  ArgEntityMap argEntities;
+  EmitWithArgEntities action(context, argEntities);
   bool succeeded = instance.ExecuteAction(action);
   log += diagnostics;
   std::unique_ptr<llvm::Module> module = succeeded ? action.takeModule() : nullptr;
   if (!module)
     return mux::makeError(mux::Status::Failure, "the program source failed to compile");
+  attachArgEntities(*module, argEntities);
   return module;
 }
 

@@ -1,5 +1,7 @@
 #include "compiler/kernel_metadata.h"
 
+#include "compiler/arg_entity_metadata.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -176,6 +178,11 @@ KernelInfo kernelInfo(const llvm::Function &kernel) {
       arg.alignment = std::max<uint64_t>(paramAlign.valueOrOne().value(), layout.getABITypeAlign(valueType).value());
     }
     info.args.push_back(std::move(arg));
+  }
+  if (std::optional<KernelArgEntities> entities = argEntities(kernel)) {
+    info.entities = std::move(entities->entities);
+    for (size_t i = 0; i < info.args.size(); ++i)
+      info.args[i].entity = entities->args[i];
   }
   info.reqdWorkGroupSize = requiredWorkGroupSize(kernel);
   info.workGroupSizeHint = workGroupSizeHint(kernel);

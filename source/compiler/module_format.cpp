@@ -31,6 +31,7 @@ void writeKernel(ByteWriter &writer, const KernelInfo &kernel) {
     writer.u32(static_cast<uint32_t>(arg.addressSpace));
     writer.u32(static_cast<uint32_t>(arg.access));
     writer.u32(arg.typeQualifiers);
+    writer.u32(arg.entity);
   }
   for (size_t size : kernel.reqdWorkGroupSize)
     writer.u64(size);
@@ -38,6 +39,7 @@ void writeKernel(ByteWriter &writer, const KernelInfo &kernel) {
     writer.u64(size);
   writer.string(kernel.vecTypeHint);
   writer.string(kernel.attributes);
+  writeEntities(writer, kernel.entities);
 }
 
 template <typename Enum> bool readEnum(ByteReader &reader, Enum &value, uint32_t last) {
@@ -61,6 +63,7 @@ bool readKernel(ByteReader &reader, KernelInfo &kernel) {
         !readEnum(reader, arg.access, static_cast<uint32_t>(AccessQualifier::ReadWrite)))
       return false;
     arg.typeQualifiers = reader.u32();
+    arg.entity = reader.u32();
     kernel.args.push_back(std::move(arg));
   }
   for (size_t &size : kernel.reqdWorkGroupSize)
@@ -69,6 +72,11 @@ bool readKernel(ByteReader &reader, KernelInfo &kernel) {
     size = reader.u64();
   kernel.vecTypeHint = reader.string();
   kernel.attributes = reader.string();
+  if (!readEntities(reader, kernel.entities))
+    return false;
+  for (const KernelArgInfo &arg : kernel.args)
+    if (arg.entity != kNoEntity && arg.entity >= kernel.entities.size())
+      return false;
   return !reader.failed();
 }
 

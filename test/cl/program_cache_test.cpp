@@ -3,6 +3,7 @@
 // options, and writes nothing when disabled. Each test points the cache at a
 // fresh directory of its own.
 #include "cl_test.h"
+#include "entity_reader.h"
 
 #include <sys/stat.h>
 
@@ -188,6 +189,31 @@ TEST_P(ProgramCacheTest, CorruptEntryIsRebuilt) {
     // The rebuild replaced the damaged entry.
     EXPECT_NE(readFile(stored[0]), damaged);
   }
+}
+
+TEST_P(ProgramCacheTest, KernelArgEntitiesSurviveTheCache) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  constexpr const char *kStructSource = R"(
+    typedef struct { char tag; float4 position; int count; } Item;
+    kernel void touch(global Item *items) { items[get_global_id(0)].count += 1; }
+  )";
+  auto describeArg = [&](cl_program program) {
+    EntityReader reader(program);
+    Kernel k = kernel(program, "touch");
+    return k ? reader.describe(EntityReader::argEntity(k, 0)) : std::string();
+  };
+  Program first = build(kStructSource, "-cl-kernel-arg-info");
+  ASSERT_TRUE(first);
+  const std::string compiled = describeArg(first);
+  EXPECT_NE(compiled.find("'position' 'float4'"), std::string::npos) << compiled;
+  ASSERT_EQ(entries().size(), 1u);
+  const ino_t storedInode = inode(entries()[0]);
+
+  Program cached = build(kStructSource, "-cl-kernel-arg-info");
+  ASSERT_TRUE(cached);
+  ASSERT_EQ(entries().size(), 1u);
+  EXPECT_EQ(inode(entries()[0]), storedInode) << "the second build did not come from the cache";
+  EXPECT_EQ(describeArg(cached), compiled);
 }
 
 TEST_P(ProgramCacheTest, DisabledWritesNothing) {

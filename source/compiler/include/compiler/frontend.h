@@ -45,7 +45,8 @@ struct FrontendConfig {
 /// Compiles `source` with `options` to an llvm::Module in `context`. Clang's
 /// diagnostics are appended to `log` verbatim. Fails with Status::Failure when
 /// the source does not compile. Kernel argument metadata (names, type names)
-/// is always emitted. Thread-safe.
+/// is always emitted, and so are the kernels' argument type entities
+/// (arg_entity_metadata.h). Thread-safe.
 llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &context, std::string_view source,
                                                              const BuildOptions &options,
                                                              std::span<const Header> headers,

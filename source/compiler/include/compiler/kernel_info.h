@@ -2,6 +2,8 @@
 // clGetKernelInfo / clGetKernelArgInfo and validates clSetKernelArg from it.
 #pragma once
 
+#include "compiler/type_entity.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -33,6 +35,9 @@ struct KernelArgInfo {
   AddressSpace addressSpace = AddressSpace::Private;
   AccessQualifier access = AccessQualifier::None;
   uint32_t typeQualifiers = 0; ///< TypeQualifier bits
+  /// The argument's type in KernelInfo::entities, named after the parameter;
+  /// kNoEntity when the front end recorded none.
+  EntityIndex entity = kNoEntity;
 };
 
 struct KernelInfo {
@@ -42,6 +47,8 @@ struct KernelInfo {
   std::array<size_t, 3> workGroupSizeHint{0, 0, 0};
   std::string vecTypeHint;
   std::string attributes; ///< CL_KERNEL_ATTRIBUTES text
+  /// The types of the arguments as the device lays them out (type_entity.h).
+  std::vector<TypeEntity> entities;
 };
 
 } // namespace compiler

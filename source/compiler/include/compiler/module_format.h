@@ -11,9 +11,13 @@
 //   uint32 kernelCount, then per kernel:
 //     string name, uint32 argCount, per argument:
 //       uint32 kind, size, alignment; string name, typeName;
-//       uint32 addressSpace, access, typeQualifiers
+//       uint32 addressSpace, access, typeQualifiers, entity
 //     uint64 reqdWorkGroupSize[3], workGroupSizeHint[3]
 //     string vecTypeHint, attributes
+//     uint32 entityCount, per entity (type_entity.h):
+//       uint32 kind; string name, typeName; uint32 qualifiers;
+//       uint64 size, alignment, count; uint32 addressSpace, element,
+//       memberCount; per member: uint32 entity, uint64 offset
 //   bytes  bitcode             LLVM bitcode (linked, not lowered)
 //   bytes  binary              the target binary (Executable; may be empty)
 //   uint64 checksum            xxh3_64bits of all bytes before it
@@ -31,7 +35,8 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kModuleFormatVersion = 1;
+/// 2: kernel argument type entities.
+inline constexpr uint32_t kModuleFormatVersion = 2;
 
 struct ModuleData {
   ModuleKind kind = ModuleKind::CompiledObject;
