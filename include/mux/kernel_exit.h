@@ -5,9 +5,13 @@
 // CL_KERNEL_EXIT_*_POLYMUX.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 
 namespace mux::kernel_exit {
+/// What a launch's exit record holds while no work-item has called
+/// kernel_exit; the status is therefore reserved (InvalidStatus below).
+inline constexpr int32_t NotExiting = INT32_MIN;
 /// A search found what it looked for (for kernels to use).
 inline constexpr int32_t SearchComplete = -1;
 /// The kernel accessed memory it may not: an out-of-bounds access.

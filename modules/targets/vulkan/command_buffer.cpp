@@ -8,6 +8,7 @@
 
 #include "compiler/abi/vulkan_kernel_abi.h"
 #include "compiler/printf_decoder.h"
+#include "mux/kernel_exit.h"
 #include "mux/support/rect_copy.h"
 
 #include <cstdio>
@@ -431,6 +432,15 @@ mux::Outcome CommandBuffer::completeSegment(size_t index, const mux::Outcome &ou
         std::fflush(stdout);
       }
       break;
+    case Action::Kind::ExitRecord:
+      // After the launch's AccessCheck: a fault found there takes precedence.
+      if (previous.status == mux::Status::Success) {
+        int32_t status = 0;
+        std::memcpy(&status, action.accessReport, sizeof(status));
+        if (status != mux::kernel_exit::NotExiting)
+          previous.kernelExitStatus = status;
+      }
+      break;
     case Action::Kind::AccessCheck:
       previous = outcome;
       if (outcome.status != mux::Status::Success)
@@ -457,9 +467,11 @@ std::optional<mux::Outcome> CommandBuffer::takeAccessFault(const Action &check) 
   std::memset(check.accessReport, 0, sizeof(report));
   char address[32];
   std::snprintf(address, sizeof(address), "0x%llx", static_cast<unsigned long long>(report.address));
-  return mux::Outcome(mux::Status::KernelFault, "kernel '" + check.kernel + "' faulted on device '" +
-                                                    device_.info().name + "': an access to address " + address +
-                                                    ", outside every buffer it was given (the access was not done)");
+  mux::Outcome fault(mux::Status::KernelFault, "kernel '" + check.kernel + "' faulted on device '" +
+                                                   device_.info().name + "': an access to address " + address +
+                                                   ", outside every buffer it was given (the access was not done)");
+  fault.kernelExitStatus = mux::kernel_exit::OutOfBounds;
+  return fault;
 }
 
 } // namespace vulkan_target

@@ -79,10 +79,12 @@ private:
     const std::vector<std::byte> *table; ///< the executable's format table
   };
   struct Action {
-    enum class Kind { Start, End, Printf, AccessCheck } kind;
+    enum class Kind { Start, End, Printf, AccessCheck, ExitRecord } kind;
     mux::CommandCallback callback;
     PrintfOutput printf{};
-    std::byte *accessReport = nullptr; ///< AccessCheck: the launch's AccessReport (host view)
+    /// AccessCheck: the launch's AccessReport; ExitRecord: its exit record
+    /// (cl_polymux_kernel_exit), both host views.
+    std::byte *accessReport = nullptr;
     std::string kernel;                ///< AccessCheck: the kernel's name
   };
   struct Segment {

@@ -11,6 +11,7 @@
 #include "memory.h"
 
 #include "compiler/abi/printf_abi.h"
+#include "mux/kernel_exit.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -151,6 +152,21 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
     segments_.back().actions.push_back({Action::Kind::AccessCheck, nullptr, {}, report->host, kernel.name()});
   }
   push.set64(abi::LaunchField::AccessScratch, device_.accessScratchAddress());
+  if (info.offsetOf(abi::LaunchField::KernelExit) != abi::kNotUsed) {
+    // The exit record starts unset at every run of the command buffer, as
+    // the printf header below.
+    auto record = hostArena_.allocate(sizeof(int32_t), alignof(int32_t));
+    if (!record)
+      return record.takeError();
+    const int32_t unset = mux::kernel_exit::NotExiting;
+    std::memcpy(record->host, &unset, sizeof(unset));
+    tape.updateBuffer(record->buffer, record->offset, std::as_bytes(std::span(&unset, 1)));
+    barrier(tape, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    push.set64(abi::LaunchField::KernelExit, record->address);
+    segments_.back().hostReads = true;
+    segments_.back().actions.push_back({Action::Kind::ExitRecord, nullptr, {}, record->host, kernel.name()});
+  }
   if (info.flags & compiler::VulkanKernelUsesPrintf) {
     // The header is rewritten on the device at each run of the command
     // buffer, so that a repeated dispatch prints only its own output.

@@ -148,6 +148,7 @@ void describeExtensions(const PhysicalDevice &facts, mux::DeviceInfo &info) {
       "cl_khr_local_int32_extended_atomics",
       "cl_khr_device_uuid",
       "cl_polymux_sized_integers",
+      "cl_polymux_kernel_exit",
   };
   if (facts.int8Usable())
     info.extensions.push_back("cl_khr_byte_addressable_store");

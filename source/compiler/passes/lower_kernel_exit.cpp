@@ -1,34 +1,57 @@
-// cl_polymux_kernel_exit on CPU-like targets: kernel_exit(status) records the
-// status in the launch's exit record and returns from the work-item function
-// (the work-item ends; the entry goes on with the next one), and
-// is_kernel_exiting() reads the record. The runtime starts no work-group
-// once the record is set (doc/extensions/cl_polymux_kernel_exit.md).
+// cl_polymux_kernel_exit: kernel_exit(status) records the status in the
+// launch's exit record and returns (the work-item ends; a CPU entry goes on
+// with the next one), and is_kernel_exiting() reads the record. On CPU-like
+// targets the runtime starts no work-group once the record is set; other
+// targets check it at the start of every work-group instead
+// (doc/extensions/cl_polymux_kernel_exit.md).
 #include "compiler/abi/cpu_kernel_abi.h"
+#include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
 #include "work_group_info_fields.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 namespace compiler {
 namespace {
 
-/// The exit record of the work-item function holding `builder`'s position.
-llvm::Value *exitRecord(llvm::IRBuilder<> &builder) {
+using RecordSource = LowerKernelExitPass::RecordSource;
+
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kLocalAddressSpace = 3;
+/// barrier()'s CLK_LOCAL_MEM_FENCE.
+constexpr uint32_t kLocalMemFence = 1;
+
+/// The exit record, as seen from `builder`'s position.
+llvm::Value *exitRecord(llvm::IRBuilder<> &builder, RecordSource source) {
   llvm::Function &function = *builder.GetInsertBlock()->getParent();
+  if (source == RecordSource::RecordFunction) {
+    llvm::Module &module = *function.getParent();
+    llvm::FunctionCallee record = module.getOrInsertFunction(
+        kKernelExitRecordFunction, llvm::PointerType::get(builder.getContext(), kGlobalAddressSpace));
+    return builder.CreateCall(record, {}, "exit.record");
+  }
   llvm::Value *info = function.getArg(function.arg_size() - 4);
   return loadInfoField(builder, info, builder.getPtrTy(), info_field::KernelExit, std::nullopt, "exit.record");
+}
+
+/// Whether the record at `record` is set (an i1).
+llvm::Value *isExiting(llvm::IRBuilder<> &builder, llvm::Value *record) {
+  llvm::LoadInst *value = builder.CreateAlignedLoad(builder.getInt32Ty(), record, llvm::Align(4), "exit.now");
+  value->setAtomic(llvm::AtomicOrdering::Monotonic);
+  return builder.CreateICmpNE(value, builder.getInt32(abi::kKernelNotExiting), "exiting");
 }
 
 /// Records `status` and ends the work-item: the first status wins, except
 /// that a later non-zero one replaces a zero (two compare-exchanges, no
 /// loop: the record only ever leaves kKernelNotExiting once, and leaves 0
 /// at most once more).
-void lowerExit(llvm::CallInst &call) {
+void lowerExit(llvm::CallInst &call, RecordSource source) {
   llvm::IRBuilder<> builder(&call);
-  llvm::Value *record = exitRecord(builder);
+  llvm::Value *record = exitRecord(builder, source);
   llvm::Value *given = call.getArgOperand(0);
   llvm::Value *status = builder.CreateSelect(builder.CreateICmpEQ(given, builder.getInt32(abi::kKernelNotExiting)),
                                              builder.getInt32(abi::kKernelExitInvalidStatus), given, "exit.status");
@@ -39,10 +62,9 @@ void lowerExit(llvm::CallInst &call) {
   compareExchange(abi::kKernelNotExiting);
   compareExchange(0); // leaves the record alone unless it holds 0 (and status is not 0)
 
-  // Everything after the call is unreachable (kernel_exit is noreturn).
-  llvm::BasicBlock *block = call.getParent();
   // The call and what follows move to a block nothing reaches any more,
   // removed with the others once every call is lowered.
+  llvm::BasicBlock *block = call.getParent();
   block->splitBasicBlock(call.getIterator(), "after.kernel.exit");
   block->getTerminator()->eraseFromParent();
   builder.SetInsertPoint(block);
@@ -50,13 +72,60 @@ void lowerExit(llvm::CallInst &call) {
   call.eraseFromParent();
 }
 
-void lowerIsExiting(llvm::CallInst &call) {
+void lowerIsExiting(llvm::CallInst &call, RecordSource source) {
   llvm::IRBuilder<> builder(&call);
-  llvm::LoadInst *value = builder.CreateAlignedLoad(builder.getInt32Ty(), exitRecord(builder), llvm::Align(4));
-  value->setAtomic(llvm::AtomicOrdering::Monotonic);
-  llvm::Value *exiting = builder.CreateICmpNE(value, builder.getInt32(abi::kKernelNotExiting));
+  llvm::Value *exiting = isExiting(builder, exitRecord(builder, source));
   call.replaceAllUsesWith(builder.CreateZExt(exiting, call.getType()));
   call.eraseFromParent();
+}
+
+bool callsBarrier(const llvm::Function &kernel) {
+  for (const llvm::Instruction &instruction : llvm::instructions(kernel))
+    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      if (const llvm::Function *callee = call->getCalledFunction(); callee && isBarrierFunction(callee->getName()))
+        return true;
+  return false;
+}
+
+/// For targets whose runtime cannot hold back work-groups: `kernel` starts
+/// with "if the record is set, this work-group does nothing". Work-item 0
+/// decides for its work-group (a __local flag, then a barrier), so that a
+/// work-group runs whole or not at all, however its work-items are
+/// scheduled.
+void guardWorkGroupStart(llvm::Function &kernel) {
+  llvm::Module &module = *kernel.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  auto *decided = new llvm::GlobalVariable(module, i32, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+                                           llvm::UndefValue::get(i32), kernel.getName() + ".exit.decided", nullptr,
+                                           llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
+  decided->setAlignment(llvm::Align(4));
+
+  llvm::BasicBlock *entry = &kernel.getEntryBlock();
+  llvm::BasicBlock *body = entry->splitBasicBlock(entry->getFirstInsertionPt(), "work.group.body");
+  entry->getTerminator()->eraseFromParent();
+  auto *decide = llvm::BasicBlock::Create(context, "exit.decide", &kernel, body);
+  auto *wait = llvm::BasicBlock::Create(context, "exit.wait", &kernel, body);
+  auto *skip = llvm::BasicBlock::Create(context, "exit.skip", &kernel, body);
+
+  llvm::IRBuilder<> builder(entry);
+  llvm::FunctionCallee localLinearId = module.getOrInsertFunction("_Z19get_local_linear_idv", builder.getInt64Ty());
+  llvm::Value *first = builder.CreateICmpEQ(builder.CreateCall(localLinearId), builder.getInt64(0), "first.work.item");
+  builder.CreateCondBr(first, decide, wait);
+
+  builder.SetInsertPoint(decide);
+  builder.CreateStore(builder.CreateZExt(isExiting(builder, exitRecord(builder, RecordSource::RecordFunction)), i32),
+                      decided);
+  builder.CreateBr(wait);
+
+  builder.SetInsertPoint(wait);
+  llvm::FunctionCallee barrier = module.getOrInsertFunction("_Z7barrierj", builder.getVoidTy(), i32);
+  builder.CreateCall(barrier, {builder.getInt32(kLocalMemFence)});
+  llvm::Value *skipped = builder.CreateICmpNE(builder.CreateLoad(i32, decided, "exit.decided"), builder.getInt32(0));
+  builder.CreateCondBr(skipped, skip, body);
+
+  builder.SetInsertPoint(skip);
+  builder.CreateRetVoid();
 }
 
 } // namespace
@@ -70,12 +139,15 @@ llvm::PreservedAnalyses LowerKernelExitPass::run(llvm::Module &module, llvm::Mod
           calls.push_back({call, callee->getName() == kKernelExitFunction});
   if (calls.empty())
     return llvm::PreservedAnalyses::all();
-  llvm::SmallPtrSet<llvm::Function *, 4> changed;
+  llvm::SmallPtrSet<llvm::Function *, 4> changed, exiting;
+  llvm::SmallVector<std::pair<llvm::CallInst *, bool>, 8> lowerable;
   for (auto [call, isExit] : calls) {
     llvm::Function &function = *call->getFunction();
-    if (!function.hasFnAttribute(kWorkItemAttribute)) {
-      // Everything a kernel calls is inlined into its work-item function
-      // first; what is left is code no kernel reaches.
+    bool lowered =
+        source == RecordSource::WorkGroupInfo ? function.hasFnAttribute(kWorkItemAttribute) : isKernel(function);
+    if (!lowered) {
+      // Everything a kernel calls is inlined into it (or into its work-item
+      // function) first; what is left is code no kernel reaches.
       reportBuildError(module, llvm::Twine("error: ") + (isExit ? "kernel_exit" : "is_kernel_exiting") +
                                    " called from function '" + function.getName() + "', which no kernel inlines");
       if (!call->getType()->isVoidTy())
@@ -84,15 +156,30 @@ llvm::PreservedAnalyses LowerKernelExitPass::run(llvm::Module &module, llvm::Mod
       continue;
     }
     changed.insert(&function);
+    lowerable.push_back({call, isExit});
     if (isExit) {
+      exiting.insert(&function);
       function.addFnAttr(kCallsKernelExitAttribute);
-      lowerExit(*call);
-    } else {
-      lowerIsExiting(*call);
     }
+  }
+  if (source == RecordSource::RecordFunction)
+    for (llvm::Function *kernel : exiting)
+      if (callsBarrier(*kernel))
+        reportBuildError(module,
+                         "error: kernel '" + kernel->getName() +
+                             "' calls kernel_exit and uses barriers (its own or a work-group function's); on this "
+                             "device a work-item that has left cannot pass the barriers of its work-group");
+  for (auto [call, isExit] : lowerable) {
+    if (isExit)
+      lowerExit(*call, source);
+    else
+      lowerIsExiting(*call, source);
   }
   for (llvm::Function *function : changed)
     llvm::EliminateUnreachableBlocks(*function);
+  if (source == RecordSource::RecordFunction)
+    for (llvm::Function *kernel : exiting)
+      guardWorkGroupStart(*kernel);
   return llvm::PreservedAnalyses::none();
 }
 

@@ -162,10 +162,12 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
     return std::move(*handled);
   if (std::optional<llvm::Error> handled = emitSubGroupBuiltin(call, name))
     return std::move(*handled);
-  if (name == kPrintfBufferFunction || name == kAccessReportFunction || name == kAccessScratchFunction) {
-    LaunchField field = name == kPrintfBufferFunction   ? LaunchField::PrintfBuffer
-                        : name == kAccessReportFunction ? LaunchField::AccessReport
-                                                        : LaunchField::AccessScratch;
+  if (name == kPrintfBufferFunction || name == kAccessReportFunction || name == kAccessScratchFunction ||
+      name == kKernelExitRecordFunction) {
+    LaunchField field = name == kPrintfBufferFunction       ? LaunchField::PrintfBuffer
+                        : name == kAccessReportFunction     ? LaunchField::AccessReport
+                        : name == kKernelExitRecordFunction ? LaunchField::KernelExit
+                                                            : LaunchField::AccessScratch;
     op(spv::Op::OpCopyObject, uint64Type(), {launchField(field, 0)}, values_[&call]);
     return llvm::Error::success();
   }

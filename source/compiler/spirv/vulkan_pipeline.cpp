@@ -45,6 +45,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     groups.resultSlotAfterItems = false;
     passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerPrintfPass(LowerPrintfPass::BufferSource::BufferFunction));
+    passes.addPass(LowerKernelExitPass(LowerKernelExitPass::RecordSource::RecordFunction));
     passes.addPass(PlainPrivateAccessesPass());
     runModulePasses(module, passes);
   }

@@ -92,6 +92,8 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
       fields |= bit(LaunchField::AccessReport);
     else if (callee->getName() == kAccessScratchFunction)
       fields |= bit(LaunchField::AccessScratch);
+    else if (callee->getName() == kKernelExitRecordFunction)
+      fields |= bit(LaunchField::KernelExit);
     else if (callee->getName() == kAccessRangeBaseFunction && accessRangeIndex(*call) == kernel.arg_size())
       fields |= bit(LaunchField::GlobalVariables); // the program-scope block's range
     else if (callee->getName().contains("get_max_sub_group_size") ||

@@ -211,13 +211,26 @@ inline constexpr const char *kIsKernelExitingFunction = "__polymux_is_kernel_exi
 /// that a work-item that has left counts as having reached every barrier.
 inline constexpr const char *kCallsKernelExitAttribute = "polymux-calls-kernel-exit";
 
-/// In work-item functions, turns kernel_exit(status) into recording the
-/// status in the launch's exit record (WorkGroupInfo::kernelExit; the first
-/// status wins, except that a non-zero status replaces a zero one) and a
-/// return, and is_kernel_exiting() into a load of the record. Calls left
-/// in other functions are build errors.
+/// Declared by LowerKernelExitPass for targets without a WorkGroupInfo:
+/// returns the launch's exit record (a __global int); the target's code
+/// generator implements it (the vulkan target reads a launch field).
+inline constexpr const char *kKernelExitRecordFunction = "__polymux_kernel_exit_record";
+
+/// Turns kernel_exit(status) into recording the status in the launch's exit
+/// record (the first status wins, except that a non-zero status replaces a
+/// zero one) and a return, and is_kernel_exiting() into a load of the
+/// record. CPU-like targets (WorkGroupInfo) lower the calls of work-item
+/// functions, whose runtime starts no work-group once the record is set.
+/// Targets without one (RecordFunction) lower the calls of kernels, each of
+/// which then starts with a work-group-uniform check of the record (one
+/// __local flag and a barrier); a kernel that also calls a barrier itself
+/// is a build error there, because a work-item that left would never reach
+/// it. Calls left elsewhere are build errors.
 struct LowerKernelExitPass : llvm::PassInfoMixin<LowerKernelExitPass> {
+  enum class RecordSource { WorkGroupInfo, RecordFunction };
+  explicit LowerKernelExitPass(RecordSource source = RecordSource::WorkGroupInfo) : source(source) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+  RecordSource source;
 };
 
 /// Removes the printf format table LowerPrintfPass left in `module` and

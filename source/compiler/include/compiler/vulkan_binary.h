@@ -39,7 +39,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kVulkanBinaryVersion = 3;
+inline constexpr uint32_t kVulkanBinaryVersion = 4; // 4: the KernelExit launch field
 
 enum VulkanKernelFlags : uint32_t {
   /// The kernel calls printf: give it a printf buffer (LaunchField::PrintfBuffer).

@@ -135,7 +135,7 @@ private:
         addRange(access, argument->getArgNo());
       else if (llvm::isa<llvm::GlobalVariable>(origin))
         addRange(access, globalsRange_);
-      else if (!isPrintfBuffer(origin))
+      else if (!isLaunchBuffer(origin))
         anywhere = true;
     }
     if (anywhere) {
@@ -154,9 +154,14 @@ private:
       access.ranges.push_back(range);
   }
 
-  static bool isPrintfBuffer(const llvm::Value *origin) {
+  /// Memory the runtime gives the launch itself (the printf buffer, the
+  /// kernel_exit record): always there, never out of range.
+  static bool isLaunchBuffer(const llvm::Value *origin) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(origin);
-    return call && call->getCalledFunction() && call->getCalledFunction()->getName() == kPrintfBufferFunction;
+    if (!call || !call->getCalledFunction())
+      return false;
+    llvm::StringRef name = call->getCalledFunction()->getName();
+    return name == kPrintfBufferFunction || name == kKernelExitRecordFunction;
   }
 
   /// At the kernel's entry: the scratch area and each range the accesses

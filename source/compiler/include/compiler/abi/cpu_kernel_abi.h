@@ -58,7 +58,7 @@ struct WorkGroupInfo {
 /// What WorkGroupInfo::kernelExit points to while no work-item has called
 /// kernel_exit. The status it stands for is reserved: kernel_exit(INT32_MIN)
 /// records EXIT_INVALID_STATUS instead.
-inline constexpr int32_t kKernelNotExiting = INT32_MIN;
+inline constexpr int32_t kKernelNotExiting = mux::kernel_exit::NotExiting;
 /// kernel_exit's status when it was given kKernelNotExiting.
 inline constexpr int32_t kKernelExitInvalidStatus = mux::kernel_exit::InvalidStatus;
 

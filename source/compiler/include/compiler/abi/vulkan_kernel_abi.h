@@ -78,6 +78,7 @@ enum class LaunchField : uint32_t {
   ArgumentBuffer,    ///< uint64: device address of the argument buffer
   AccessReport,      ///< uint64: device address of the launch's AccessReport (zeroed by the runtime)
   AccessScratch,     ///< uint64: device address of kAccessScratchSize bytes for failed accesses
+  KernelExit,        ///< uint64: device address of the launch's exit record (cl_polymux_kernel_exit)
   Count,
 };
 
@@ -93,6 +94,7 @@ constexpr uint32_t launchFieldSize(LaunchField field) {
   case LaunchField::ArgumentBuffer:
   case LaunchField::AccessReport:
   case LaunchField::AccessScratch:
+  case LaunchField::KernelExit:
     return 8;
   default:
     return 12;
