@@ -79,6 +79,16 @@ inline Selection selectDevice() {
   std::exit(1);
 }
 
+/// Whether `device` lists `extension` in CL_DEVICE_EXTENSIONS.
+inline bool hasExtension(cl_device_id device, const char *extension) {
+  size_t size = 0;
+  check(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size), "clGetDeviceInfo");
+  std::string extensions(size, '\0');
+  check(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr), "clGetDeviceInfo");
+  extensions.resize(extensions.find('\0'));
+  return (" " + extensions + " ").find(std::string(" ") + extension + " ") != std::string::npos;
+}
+
 /// Builds `source` for `device`; prints the build log and exits on failure.
 inline cl_program buildProgram(cl_context context, cl_device_id device, const char *source) {
   cl_int status = CL_SUCCESS;

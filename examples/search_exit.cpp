@@ -56,11 +56,7 @@ int main(int argc, char **argv) {
 
   example::Selection selection = example::selectDevice();
   std::printf("platform: %s\ndevice:   %s\n", selection.platformName.c_str(), selection.deviceName.c_str());
-  size_t size = 0;
-  check(clGetDeviceInfo(selection.device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size), "clGetDeviceInfo");
-  std::string extensions(size, '\0');
-  check(clGetDeviceInfo(selection.device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr), "clGetDeviceInfo");
-  if (extensions.find(CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME) == std::string::npos) {
+  if (!example::hasExtension(selection.device, CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME)) {
     // Not an error: the example has nothing to show on such a device.
     std::printf("the device does not report %s: nothing to run\n", CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME);
     return 0;

@@ -186,6 +186,36 @@ extern CL_API_ENTRY cl_int CL_API_CALL clGetEntityMemberInfoPOLYMUX(cl_program p
                                                                     size_t *param_value_size_ret);
 #endif
 
+/* cl_polymux_async_error_model (doc/extensions/cl_polymux_async_error_model.md):
+ * an opt-in error model, per context. Created with the context property
+ * CL_CONTEXT_ERROR_MODEL_POLYMUX = CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX, a
+ * context's failed command poisons the memory objects it may write
+ * (clGetEventInfo(CL_EVENT_NON_CONST_MEM_OBJECTS_POLYMUX), cl_mem[]);
+ * commands that wait on a failed event or use poisoned memory do not run and
+ * fail with CL_ERROR_ACCESS_BAD_MEMORY_POLYMUX; a successful write, fill or
+ * copy of a whole buffer clears its poison. clCheckEventExecutionPOLYMUX
+ * waits for an event and reports the failure farthest up its wait lists.
+ * Get the function with clGetExtensionFunctionAddressForPlatform. */
+#define cl_polymux_async_error_model 1
+#define CL_POLYMUX_ASYNC_ERROR_MODEL_EXTENSION_NAME "cl_polymux_async_error_model"
+
+#define CL_ERROR_ACCESS_BAD_MEMORY_POLYMUX (-9700)
+
+/* cl_context_properties */
+#define CL_CONTEXT_ERROR_MODEL_POLYMUX 0x4F80
+/* values of CL_CONTEXT_ERROR_MODEL_POLYMUX */
+#define CL_CONTEXT_ERROR_MODEL_SPECIFICATION_POLYMUX 0x4F81 /* the default: OpenCL's own model */
+#define CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX 0x4F82
+/* cl_event_info: cl_mem[] (poison-model contexts only) */
+#define CL_EVENT_NON_CONST_MEM_OBJECTS_POLYMUX 0x4F83
+
+typedef cl_int CL_API_CALL clCheckEventExecutionPOLYMUX_t(cl_event event, cl_event *failed_event, cl_int *error);
+typedef clCheckEventExecutionPOLYMUX_t *clCheckEventExecutionPOLYMUX_fn;
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clCheckEventExecutionPOLYMUX(cl_event event, cl_event *failed_event,
+                                                                    cl_int *error);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include "callback_thread.h"
 #include "completion_poll.h"
 #include "device.h"
+#include "error_model.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,6 +110,7 @@ llvm::Expected<std::shared_ptr<Batch>> newBatch(CommandQueue &queue) {
     batch->flushRequested = false;
     batch->commandCount = 0;
     batch->closeError = CL_SUCCESS;
+    batch->gated = false;
   } else {
     mux::Device &device = q.device->mux();
     batch = std::make_shared<Batch>();
@@ -169,9 +171,11 @@ bool dependenciesDispatched(const Batch &batch) {
   return true;
 }
 
-void dispatchBatch(Batch &batch, bool dependencyFailed, SchedulerGuard &guard) {
+/// `dependencyFailure`: the error its commands fail with without running
+/// (a failed wait event, or the poison error model's verdict), else CL_SUCCESS.
+void dispatchBatch(Batch &batch, cl_int dependencyFailure, SchedulerGuard &guard) {
   batch.state = Batch::State::Dispatched;
-  cl_int failure = dependencyFailed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : batch.closeError;
+  cl_int failure = dependencyFailure != CL_SUCCESS ? dependencyFailure : batch.closeError;
   if (failure != CL_SUCCESS) {
     for (auto &event : batch.events)
       guard.advance(*event, failure);
@@ -232,6 +236,14 @@ void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard) 
     // No-op for events whose command already reported completion.
     guard.advance(event, result);
     impl.batch.reset();
+    if (impl.errorModel) {
+      // Settled: later commands no longer wait for it, and its summary
+      // replaces its predecessors (error_model.h).
+      retirePendingWriter(event);
+      for (auto &predecessor : impl.errorModel->predecessors)
+        guard.release(std::move(predecessor));
+      impl.errorModel->predecessors.clear();
+    }
     for (auto &wait : impl.runtimeWaits)
       guard.release(std::move(wait));
     impl.runtimeWaits.clear();
@@ -255,6 +267,9 @@ void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard) 
   for (auto &event : batch.waitEvents)
     guard.release(std::move(event));
   batch.waitEvents.clear();
+  for (auto &event : batch.gate)
+    guard.release(std::move(event));
+  batch.gate.clear();
   guard.release(batch.keepAlive);
   batch.resources.clear();
   batch.waitBatches.clear();
@@ -323,14 +338,33 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
                      SchedulerGuard &guard) {
   auto &q = queue.impl();
   const bool inOrder = !queue.outOfOrder();
+  // Commands of poison error model contexts always have an event (the
+  // context's own migrations may not: they follow OpenCL's model).
+  const bool poisonModel = event && queue.context().poisonErrorModel();
 
-  // A failed dependency fails the command without running it.
-  for (Event *wait : waits)
-    if (wait->status() < 0) {
-      if (event)
-        guard.advance(*event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-      return CL_SUCCESS;
+  llvm::SmallVector<Ref<Event>, 4> gate;
+  if (poisonModel) {
+    prepareErrorModelEvent(*event, command, waits, queue);
+    gate = pendingErrorModelDependencies(*event);
+    if (gate.empty()) {
+      // Everything it depends on has settled: decide now.
+      if (cl_int verdict = errorModelVerdict(*event)) {
+        guard.advance(*event, verdict);
+        for (auto &predecessor : event->impl().errorModel->predecessors)
+          guard.release(std::move(predecessor));
+        event->impl().errorModel->predecessors.clear();
+        return CL_SUCCESS;
+      }
     }
+  } else {
+    // A failed dependency fails the command without running it.
+    for (Event *wait : waits)
+      if (wait->status() < 0) {
+        if (event)
+          guard.advance(*event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        return CL_SUCCESS;
+      }
+  }
 
   // Incomplete batches to run after, and wait events that hold the command back.
   llvm::SmallVector<std::shared_ptr<Batch>, 4> dependencies;
@@ -354,11 +388,20 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     if (wait->status() <= CL_COMPLETE)
       continue;
     if (!wait->queue()) {
-      holdEvents.push_back(wait); // incomplete user event
+      if (!poisonModel)             // the gate holds it in the poison model
+        holdEvents.push_back(wait); // incomplete user event
       cut = true;
       continue;
     }
-    addDependency(wait->impl().batch, wait);
+    addDependency(wait->impl().batch, poisonModel ? nullptr : wait);
+  }
+  if (!gate.empty()) {
+    // A gated command runs in a batch of its own, after what it waits for
+    // (pending writers included, which flushing it then flushes too).
+    cut = true;
+    for (auto &pending : gate)
+      if (pending->queue())
+        addDependency(pending->impl().batch, nullptr);
   }
   if (!inOrder) {
     if (q.barrier)
@@ -386,6 +429,10 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
         target->waitBatches.push_back(dependency);
     for (Event *hold : holdEvents)
       target->waitEvents.push_back(Ref<Event>(hold));
+    if (!gate.empty()) {
+      target->gated = true;
+      target->gate = std::move(gate);
+    }
     // Out-of-order: a held command gets a batch of its own, so later
     // independent commands are not held with it (barriers excepted).
     if (inOrder || !cut || command.blocksLaterCommands) {
@@ -411,6 +458,8 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
       if (wait->queue() && wait->status() > CL_COMPLETE)
         impl.runtimeWaits.push_back(Ref<Event>(wait));
     target->events.push_back(event);
+    if (poisonModel)
+      registerPendingWriter(*eventPtr);
     // Markers, not user callbacks: a device that runs command buffers away
     // from the host need not split the batch around every event.
     error = commandBuffer.markCommandStart([eventPtr](mux::Status) {
@@ -460,7 +509,7 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
 
   if (!inOrder && command.blocksLaterCommands)
     q.barrier = target;
-  if (target != q.open)
+  if (target != q.open || target->gated)
     closeBatch(*target);
   if (target->commandCount >= kMaxCommandsPerBatch) {
     requestFlush(*target);
@@ -509,12 +558,17 @@ void pumpScheduler(SchedulerGuard &guard) {
         for (auto &event : batch.events)
           guard.advance(*event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
       }
-      if ((heldByUserEvent && !failed) || !dependenciesDispatched(batch)) {
+      const bool gateClosed = batch.gated && std::any_of(batch.gate.begin(), batch.gate.end(),
+                                                         [](const Ref<Event> &e) { return e->status() > CL_COMPLETE; });
+      if ((heldByUserEvent && !failed) || gateClosed || !dependenciesDispatched(batch)) {
         ++i;
         continue;
       }
       gPending.erase(gPending.begin() + i);
-      dispatchBatch(batch, failed, guard);
+      cl_int failure = failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+      if (failure == CL_SUCCESS && batch.gated && !batch.events.empty())
+        failure = errorModelVerdict(*batch.events.front());
+      dispatchBatch(batch, failure, guard);
       progress = true;
     }
   }

@@ -68,6 +68,11 @@ struct Batch : std::enable_shared_from_this<Batch> {
   llvm::SmallVector<std::shared_ptr<Batch>, 2> waitBatches;
   /// Wait-list events that held this batch back; if one fails, the batch fails.
   llvm::SmallVector<Ref<Event>, 2> waitEvents;
+  /// Poison error model (error_model.h): the batch holds one command, whose
+  /// verdict is taken once every event of `gate` has completed; only then
+  /// is it dispatched (empty when the command fails).
+  bool gated = false;
+  llvm::SmallVector<Ref<Event>, 2> gate;
   std::vector<Ref<Event>> events;
   std::vector<Ref<ObjectBase>> keepAlive;
   std::vector<std::shared_ptr<void>> resources; ///< Command::resources of its commands

@@ -27,6 +27,7 @@
 #include "buffer_contents.h"
 #include "command.h"
 #include "context.h"
+#include "error_model.h"
 
 #include "mux/device.h"
 
@@ -94,6 +95,8 @@ public:
   /// Where the latest contents are (root buffers of multi-device contexts;
   /// null otherwise). Guarded by the scheduler lock.
   BufferContents *contents() { return root().contents_.get(); }
+  /// The poison error model's state of the root buffer (error_model.h).
+  PoisonState &poison() { return root().poison_; }
   /// In root coordinates.
   void addUse(Command &command, uint64_t offset, uint64_t size, ContentAccess access) override;
   /// Allocates on the context's only device (no-op with several devices):
@@ -141,6 +144,8 @@ private:
 
   /// Root buffers of multi-device contexts only.
   std::unique_ptr<BufferContents> contents_;
+  /// Used on root buffers of poison error model contexts only.
+  PoisonState poison_;
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Storage>> storages_;

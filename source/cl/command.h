@@ -46,6 +46,18 @@ struct KernelBufferArg {
   bool passedAsConst = false;
 };
 
+/// A memory object a command uses, as the application named it (a buffer or
+/// a sub-buffer), with the range of its root buffer. Recorded only in
+/// contexts of the poison error model (error_model.h); the object is kept
+/// alive through Command::keepAlive.
+struct MemoryUse {
+  MemObject *object = nullptr;
+  BufferObject *root = nullptr;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  ContentAccess access = ContentAccess::Read;
+};
+
 struct Command {
   cl_command_type type = 0;
   /// Records the command's work. May record nothing (markers, barriers).
@@ -71,6 +83,9 @@ struct Command {
   /// Kernel launches: the buffer of every non-NULL buffer argument, in
   /// argument order (kept alive through keepAlive).
   llvm::SmallVector<KernelBufferArg, 4> kernelBufferArgs;
+  /// Every memory object the command uses; empty unless the context uses
+  /// the poison error model (see BufferObject::addUse).
+  llvm::SmallVector<MemoryUse, 2> memoryUses;
   /// Kernel commands: what their event keeps of how the kernel ends.
   std::optional<KernelExitState> kernelExit;
 };

@@ -6,6 +6,7 @@
 #include "platform.h"
 #include "queue.h"
 
+#include "CL/cl_ext_polymux.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -15,7 +16,11 @@ namespace polymux::cl {
 
 Context::Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties, NotifyFn notify,
                  void *userData)
-    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyUserData_(userData) {}
+    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyUserData_(userData) {
+  for (size_t i = 0; i + 1 < properties_.size(); i += 2)
+    if (properties_[i] == CL_CONTEXT_ERROR_MODEL_POLYMUX)
+      poisonErrorModel_ = properties_[i + 1] == CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX;
+}
 
 bool Context::hasDevice(const Device *device) const {
   return device && std::find(devices_.begin(), devices_.end(), device) != devices_.end();
@@ -63,7 +68,7 @@ cl_int validateProperties(const cl_context_properties *properties, std::vector<c
   copy.clear();
   if (!properties)
     return CL_SUCCESS;
-  bool seenPlatform = false, seenInteropSync = false;
+  bool seenPlatform = false, seenInteropSync = false, seenErrorModel = false;
   for (const cl_context_properties *p = properties; *p != 0; p += 2) {
     cl_context_properties name = p[0], value = p[1];
     switch (name) {
@@ -79,6 +84,13 @@ cl_int validateProperties(const cl_context_properties *properties, std::vector<c
         return CL_INVALID_PROPERTY;
       seenInteropSync = true;
       if (value != CL_TRUE && value != CL_FALSE)
+        return CL_INVALID_PROPERTY;
+      break;
+    case CL_CONTEXT_ERROR_MODEL_POLYMUX: // cl_polymux_async_error_model
+      if (seenErrorModel)
+        return CL_INVALID_PROPERTY;
+      seenErrorModel = true;
+      if (value != CL_CONTEXT_ERROR_MODEL_SPECIFICATION_POLYMUX && value != CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX)
         return CL_INVALID_PROPERTY;
       break;
     default:

@@ -31,6 +31,9 @@ public:
   /// between devices read the source device's copy on it. Created on first
   /// use; call with the scheduler lock held.
   CommandQueue &transferQueue(Device &device);
+  /// Created with CL_CONTEXT_ERROR_MODEL_POLYMUX =
+  /// CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX (error_model.h).
+  bool poisonErrorModel() const { return poisonErrorModel_; }
   /// The properties as given (zero-terminated), or empty.
   std::span<const cl_context_properties> properties() const { return properties_; }
 
@@ -45,6 +48,7 @@ protected:
 private:
   std::vector<Device *> devices_;
   std::vector<cl_context_properties> properties_;
+  bool poisonErrorModel_ = false;
   NotifyFn notify_;
   void *notifyUserData_;
   std::mutex mutex_;

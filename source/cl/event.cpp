@@ -42,6 +42,9 @@ void advanceEventStatus(Event &event, cl_int status, DueCallbacks &due) {
   // Complete and failed are final; otherwise the status only moves forward.
   if (current <= CL_COMPLETE || status >= current)
     return;
+  // Poisons or clears its buffers before anyone can see the final status.
+  if (impl.errorModel && status <= CL_COMPLETE)
+    settleErrorModelEvent(event, status);
   impl.status.store(status, std::memory_order_release);
   for (auto it = impl.callbacks.begin(); it != impl.callbacks.end();) {
     // On failure every pending callback is called, with the error.
@@ -152,6 +155,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event handle, cl_event_info pa
   }
   case CL_EVENT_REFERENCE_COUNT:
     return writeInfo(param_value_size, param_value, param_value_size_ret, static_cast<cl_uint>(event->refCount()));
+  case CL_EVENT_NON_CONST_MEM_OBJECTS_POLYMUX: // cl_polymux_async_error_model
+    return errorModelEventInfo(*event, param_name, param_value_size, param_value, param_value_size_ret);
   default:
     return CL_INVALID_VALUE;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "context.h"
+#include "error_model.h"
 #include "event.h"
 #include "kernel_exit.h"
 #include "queue.h"
@@ -81,6 +82,8 @@ struct Event::Impl {
   /// Profiling queues publish completion only once the batch's timestamps can
   /// be read: the command's result waits here until then (CL_QUEUED: unknown).
   std::atomic<cl_int> commandResult{CL_QUEUED};
+  /// Commands of poison error model contexts (error_model.h), else null.
+  std::unique_ptr<ErrorModelState> errorModel;
 };
 
 /// A new event for a command enqueued on `queue` (CL_QUEUED).

@@ -27,6 +27,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clGetEntityInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityInfoPOLYMUX)},
     {"clNumMemberEntitiesPOLYMUX", reinterpret_cast<void *>(&clNumMemberEntitiesPOLYMUX)},
     {"clGetEntityMemberInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityMemberInfoPOLYMUX)},
+    // cl_polymux_async_error_model
+    {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
 };
 
 void *lookUp(const char *name) {

@@ -97,9 +97,11 @@ BufferObject::Storage *BufferObject::existingStorage(const Device &device) {
 }
 
 void BufferObject::addUse(Command &command, uint64_t offset, uint64_t size, ContentAccess access) {
+  const uint64_t begin = origin_ + offset;
+  if (context_->poisonErrorModel())
+    command.memoryUses.push_back(MemoryUse{this, &root(), begin, begin + size, access});
   if (!contents())
     return;
-  const uint64_t begin = origin_ + offset;
   command.bufferUses.push_back(BufferUse{&root(), begin, begin + size, access});
 }
 

@@ -43,7 +43,8 @@ cl_int CommandQueue::enqueue(Command command, cl_uint numEventsInWaitList, const
   // Commands nobody observes need no event; a command writing buffers of a
   // multi-device context is observed by the migrations out of its device.
   Ref<Event> commandEvent;
-  if (event || blocking || command.onComplete || writesBuffers(command))
+  // The poison error model tracks every command (error_model.h).
+  if (event || blocking || command.onComplete || writesBuffers(command) || context().poisonErrorModel())
     commandEvent = createCommandEvent(*this, command.type);
   cl_int code;
   {
