@@ -27,6 +27,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clGetEntityInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityInfoPOLYMUX)},
     {"clNumMemberEntitiesPOLYMUX", reinterpret_cast<void *>(&clNumMemberEntitiesPOLYMUX)},
     {"clGetEntityMemberInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityMemberInfoPOLYMUX)},
+    // cl_polymux_device_status
+    {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
 };
 
 void *lookUp(const char *name) {
