@@ -216,6 +216,40 @@ extern CL_API_ENTRY cl_int CL_API_CALL clCheckEventExecutionPOLYMUX(cl_event eve
                                                                     cl_int *error);
 #endif
 
+/* cl_polymux_device_status (doc/extensions/cl_polymux_device_status.md):
+ * what a device is doing (progress of its kernel launch or integrity
+ * check, free memory, utilisation estimates), and integrity checks of its
+ * memory and ALUs that hold back queued work while they run. */
+#define cl_polymux_device_status 1
+#define CL_POLYMUX_DEVICE_STATUS_EXTENSION_NAME "cl_polymux_device_status"
+
+typedef cl_uint cl_device_status_info_POLYMUX;
+
+/* cl_device_status_info_POLYMUX */
+#define CL_DEVICE_STATUS_COMMAND_PROGRESS_POLYMUX 0x4F60   /* cl_uint, 0..100 */
+#define CL_DEVICE_STATUS_COMMAND_COMPLETE_POLYMUX 0x4F61   /* cl_bool */
+#define CL_DEVICE_STATUS_MEMORY_AVAILABLE_POLYMUX 0x4F62   /* cl_ulong, bytes */
+#define CL_DEVICE_STATUS_ALU_UTILIZATION_POLYMUX 0x4F63    /* cl_uint, 0..100 */
+#define CL_DEVICE_STATUS_MEMORY_UTILIZATION_POLYMUX 0x4F64 /* cl_uint, 0..100 */
+#define CL_DEVICE_STATUS_COMMAND_MEM_CHECK_POLYMUX 0x4F65  /* cl_int: issues a memory check */
+#define CL_DEVICE_STATUS_COMMAND_ALU_CHECK_POLYMUX 0x4F66  /* cl_int: issues an ALU check */
+#define CL_DEVICE_STATUS_COMMAND_STATUS_POLYMUX 0x4F67     /* cl_bool: the last check passed */
+#define CL_DEVICE_STATUS_COMMAND_MESSAGE_POLYMUX 0x4F68    /* char[]: what the last check found */
+
+typedef cl_int(CL_API_CALL *clGetDeviceStatusInfoPOLYMUX_fn)(cl_device_id device,
+                                                             cl_device_status_info_POLYMUX param_name,
+                                                             size_t param_value_size, void *param_value,
+                                                             size_t *param_value_size_ret);
+
+/* Not exported by the ICD loader: obtain it with
+ * clGetExtensionFunctionAddressForPlatform. */
+#if !defined(CL_NO_NON_ICD_DISPATCH_EXTENSION_PROTOTYPES)
+extern CL_API_ENTRY cl_int CL_API_CALL clGetDeviceStatusInfoPOLYMUX(cl_device_id device,
+                                                                    cl_device_status_info_POLYMUX param_name,
+                                                                    size_t param_value_size, void *param_value,
+                                                                    size_t *param_value_size_ret);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

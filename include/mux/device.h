@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mux/command_buffer.h"
+#include "mux/device_activity.h"
 #include "mux/device_info.h"
 #include "mux/executable.h"
 #include "mux/memory.h"
@@ -45,6 +46,21 @@ public:
 
   /// Current device time, on the clock QueryPool timestamps use.
   virtual uint64_t timestampNs() const = 0;
+
+  /// What the device is doing (cl_polymux_device_status): the target's
+  /// memory, command buffers and queue report into it.
+  DeviceActivity &activity() { return activity_; }
+  const DeviceActivity &activity() const { return activity_; }
+  /// Bytes of global memory free now. The default is globalMemSize less
+  /// what activity() counts as allocated; a target that can ask its
+  /// hardware (a driver's memory budget) may answer better.
+  virtual uint64_t memoryAvailable() const {
+    uint64_t allocated = activity_.bytesAllocated();
+    return allocated >= info().globalMemSize ? 0 : info().globalMemSize - allocated;
+  }
+
+private:
+  DeviceActivity activity_;
 };
 
 } // namespace mux

@@ -1,6 +1,8 @@
 // The batching engine: see batch.h for the rules.
 #include "batch.h"
 
+#include "dispatch_gate.h"
+
 #include "callback_thread.h"
 #include "completion_poll.h"
 #include "device.h"
@@ -32,6 +34,8 @@ template <class T> bool contains(const llvm::SmallVectorImpl<T> &values, const T
 }
 
 void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard);
+/// Hands a batch that dispatchBatch() let through to the device's queue.
+void submitToDevice(Batch &batch, std::span<mux::Semaphore *const> waits, SchedulerGuard &guard);
 
 void onDispatchComplete(Batch &batch, mux::Status status) {
   DeviceTimelineScope timeline;
@@ -199,6 +203,15 @@ void dispatchBatch(Batch &batch, cl_int dependencyFailure, SchedulerGuard &guard
   for (auto &dependency : batch.waitBatches)
     if (dependency->state == Batch::State::Dispatched && dependency->device == batch.device)
       waits.push_back(dependency->semaphore.get());
+  // While an integrity check runs on the device, the batch waits for it.
+  DispatchGate::HeldDispatch held = [batch = batch.shared_from_this(), waits](SchedulerGuard &guard) {
+    submitToDevice(*batch, waits, guard);
+  };
+  if (!DispatchGate::of(*batch.device).hold(held))
+    submitToDevice(batch, waits, guard);
+}
+
+void submitToDevice(Batch &batch, std::span<mux::Semaphore *const> waits, SchedulerGuard &guard) {
   mux::Semaphore *signal = batch.semaphore.get();
   auto error =
       batch.device->queue().dispatch(*batch.commandBuffer, waits, std::span<mux::Semaphore *const>(&signal, 1), nullptr,

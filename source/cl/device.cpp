@@ -121,6 +121,8 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   add("cl_polymux_kernel_arg_entities");
   // Implemented by this layer's scheduler, for every device.
   add("cl_polymux_async_error_model");
+  // Implemented by this layer over the HAL's DeviceActivity and queue.
+  add("cl_polymux_device_status");
 }
 
 cl_device_type Device::type() const {

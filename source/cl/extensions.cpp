@@ -29,6 +29,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clGetEntityMemberInfoPOLYMUX", reinterpret_cast<void *>(&clGetEntityMemberInfoPOLYMUX)},
     // cl_polymux_async_error_model
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
+    // cl_polymux_device_status
+    {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
 };
 
 void *lookUp(const char *name) {

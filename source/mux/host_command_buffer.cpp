@@ -219,10 +219,36 @@ void HostCommandBuffer::reset() {
   finalized_ = false;
 }
 
-Outcome HostCommandBuffer::run() {
+namespace {
+
+/// Reports one command's time as `kind` of work to `activity` (if any).
+class BusyScope {
+public:
+  BusyScope(DeviceActivity *activity, DeviceActivity::Work kind) : activity_(activity), kind_(kind) {
+    if (activity_)
+      activity_->begin(kind_, DeviceActivity::steadyNs());
+  }
+  ~BusyScope() {
+    if (activity_)
+      activity_->end(kind_, DeviceActivity::steadyNs());
+  }
+  BusyScope(const BusyScope &) = delete;
+  BusyScope &operator=(const BusyScope &) = delete;
+
+private:
+  DeviceActivity *activity_;
+  DeviceActivity::Work kind_;
+};
+
+} // namespace
+
+Outcome HostCommandBuffer::run(DeviceActivity *activity) {
   Outcome first;
   Outcome previous;
   for (Command &command : commands_) {
+    const bool transfer = std::holds_alternative<Move>(command) || std::holds_alternative<Fill>(command) ||
+                          std::holds_alternative<Rect>(command);
+    BusyScope busy(transfer ? activity : nullptr, DeviceActivity::Work::Transfer);
     if (auto *move = std::get_if<Move>(&command)) {
       if (move->size != 0)
         std::memmove(move->dst, move->src, move->size);
@@ -234,7 +260,13 @@ Outcome HostCommandBuffer::run() {
       copyRect(rect->dst, rect->src, rect->rect);
       previous = Outcome();
     } else if (auto *launch = std::get_if<Launch>(&command)) {
+      BusyScope kernelBusy(activity, DeviceActivity::Work::Kernel);
+      if (activity)
+        activity->launchStarted(launch->launch->workGroupCount());
+      launch->launch->reportProgressTo(activity);
       previous = launch->launch->run();
+      if (activity)
+        activity->launchEnded();
       if (first.status == Status::Success)
         first = previous;
     } else if (auto *callback = std::get_if<Callback>(&command)) {

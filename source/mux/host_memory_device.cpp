@@ -11,7 +11,20 @@
 
 namespace mux::support {
 
-HostMemoryDevice::HostMemoryDevice(DeviceInfo info, MemoryArena &arena) : info_(std::move(info)), arena_(arena) {
+llvm::Expected<MemoryArena::Block> HostMemoryDevice::CountingArena::allocate(uint64_t size, uint64_t alignment) {
+  auto block = arena_.allocate(size, alignment);
+  if (block)
+    activity_.memoryAllocated(size);
+  return block;
+}
+
+void HostMemoryDevice::CountingArena::release(Block block, uint64_t size, uint64_t alignment) {
+  arena_.release(block, size, alignment);
+  activity_.memoryReleased(size);
+}
+
+HostMemoryDevice::HostMemoryDevice(DeviceInfo info, MemoryArena &arena)
+    : info_(std::move(info)), arena_(arena), countingArena_(arena, activity()) {
   if (discreteMemoryEmulated()) {
     info_.commandsAccessHostMemory = false;
     info_.hostUnifiedMemory = false;
@@ -35,14 +48,14 @@ llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_
   const uint32_t offered = discreteMemoryEmulated() && !(properties & MemoryHostVisible) ? uint32_t(MemoryDeviceLocal)
                                                                                          : kHostMemoryProperties;
   auto memory =
-      HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign), offered, arena_);
+      HostMemory::allocate(size, std::max<uint64_t>(alignment, info_.memBaseAddrAlign), offered, countingArena_);
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));
 }
 
 llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::wrapHostMemory(void *pointer, uint64_t size) {
-  auto memory = HostMemory::wrap(pointer, size, kHostMemoryProperties, arena_);
+  auto memory = HostMemory::wrap(pointer, size, kHostMemoryProperties, countingArena_);
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));

@@ -12,7 +12,7 @@ constexpr std::chrono::microseconds kWorkerSpin{50};
 constexpr std::chrono::microseconds kWaitAllSpin{20};
 } // namespace
 
-ThreadedQueue::ThreadedQueue() : worker_([this] { workerLoop(); }) {}
+ThreadedQueue::ThreadedQueue(DeviceActivity *activity) : activity_(activity), worker_([this] { workerLoop(); }) {}
 
 ThreadedQueue::~ThreadedQueue() {
   {
@@ -135,7 +135,7 @@ void ThreadedQueue::workerLoop() {
       }
     }
     Dispatch &dispatch = running.front();
-    complete(dispatch, dispatch.commandBuffer->run());
+    complete(dispatch, dispatch.commandBuffer->run(activity_));
     running.clear();
     if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1)
       outstanding_.notify_all();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mux/command_buffer.h"
+#include "mux/device_activity.h"
 #include "mux/support/host_memory.h"
 
 #include <array>
@@ -45,6 +46,21 @@ public:
   /// Runs every work-group; Success, or e.g. KernelFault with a detail
   /// naming the kernel and the fault (see Outcome).
   virtual Outcome run() = 0;
+  /// The work-groups run() executes, for the progress it reports.
+  virtual uint64_t workGroupCount() const = 0;
+  /// Where run() reports finished work-groups (null: nowhere). Set by the
+  /// command buffer before each run().
+  void reportProgressTo(DeviceActivity *activity) { activity_ = activity; }
+
+protected:
+  /// run() calls this as work-groups finish, from any thread.
+  void workGroupsDone(uint64_t count) {
+    if (activity_)
+      activity_->workGroupsDone(count);
+  }
+
+private:
+  DeviceActivity *activity_ = nullptr;
 };
 
 class HostCommandBuffer : public CommandBuffer {
@@ -65,8 +81,9 @@ public:
   bool finalized() const { return finalized_; }
   /// Runs the commands in order. Work commands run even after an earlier
   /// one failed; each user callback gets the outcome of the nearest work
-  /// command before it. Returns Success or the first failure.
-  Outcome run();
+  /// command before it. Returns Success or the first failure. Transfers,
+  /// launches and launch progress are reported to `activity` when given.
+  Outcome run(DeviceActivity *activity = nullptr);
 
 protected:
   /// Validates and prepares one launch (the kernel, arguments and range are

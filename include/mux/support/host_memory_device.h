@@ -42,8 +42,22 @@ protected:
   MemoryArena &arena() const { return arena_; }
 
 private:
+  /// The device's arena, counting what it hands out in activity().
+  class CountingArena final : public MemoryArena {
+  public:
+    CountingArena(MemoryArena &arena, DeviceActivity &activity) : arena_(arena), activity_(activity) {}
+    llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override;
+    void release(Block block, uint64_t size, uint64_t alignment) override;
+    std::optional<uint64_t> deviceAddressOf(const void *host) const override { return arena_.deviceAddressOf(host); }
+
+  private:
+    MemoryArena &arena_;
+    DeviceActivity &activity_;
+  };
+
   DeviceInfo info_;
   MemoryArena &arena_;
+  CountingArena countingArena_;
 };
 
 } // namespace mux::support

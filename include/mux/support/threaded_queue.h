@@ -19,7 +19,8 @@ namespace mux::support {
 
 class ThreadedQueue final : public Queue, private SemaphoreListener {
 public:
-  ThreadedQueue();
+  /// Commands report their work to `activity` (the device's) when given.
+  explicit ThreadedQueue(DeviceActivity *activity = nullptr);
   /// Finishes every dispatch that can still run, then abandons those whose
   /// semaphores will never be signalled (their callbacks are not called).
   ~ThreadedQueue() override;
@@ -54,6 +55,7 @@ private:
   std::atomic<uint32_t> generation_{0};
   /// Dispatches made and not yet completed (waitAll waits for zero).
   std::atomic<uint32_t> outstanding_{0};
+  DeviceActivity *activity_;
   std::thread worker_;
 };
 

@@ -28,7 +28,7 @@ private:
   std::unique_ptr<compiler::Target> compiler_;
   mux::support::ThreadPool pool_;
   // Declared after the pool: destroyed first, so no dispatch outlives it.
-  mux::support::ThreadedQueue queue_;
+  mux::support::ThreadedQueue queue_{&activity()};
 };
 
 } // namespace host

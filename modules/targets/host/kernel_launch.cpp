@@ -182,6 +182,7 @@ void KernelLaunch::runGroups(void *self, unsigned worker, std::byte *scratch, ui
     entry(args, &info);
     plan.nextGroup(info);
   }
+  launch.workGroupsDone(end - begin);
 }
 
 llvm::Expected<std::unique_ptr<mux::support::KernelLaunch>>

@@ -28,6 +28,7 @@ public:
   /// KernelFault names the kernel, the device and the fault (the first one
   /// when several work-groups fault).
   mux::Outcome run() override;
+  uint64_t workGroupCount() const override { return plan_.groupCount(); }
 
 private:
   KernelLaunch(mux::support::ThreadPool &pool, const mux::DeviceInfo &device, const HostKernel &kernel,

@@ -44,7 +44,7 @@ private:
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
   // Declared last: destroyed first, so no dispatch outlives the harts.
-  mux::support::ThreadedQueue queue_;
+  mux::support::ThreadedQueue queue_{&activity()};
 };
 
 /// What the device reports to clGetDeviceInfo.

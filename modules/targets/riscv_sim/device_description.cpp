@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 namespace riscv_sim {
 
@@ -45,6 +46,12 @@ DeviceDescription defaultDeviceDescription() {
     auto [end, error] = std::from_chars(env, env + std::strlen(env), harts);
     if (error == std::errc() && *end == '\0' && harts >= 1 && harts <= 64)
       description.harts = harts;
+  }
+  if (const char *env = std::getenv("POLYMUX_RISCV_SIM_FAULT")) {
+    if (std::string_view(env) == "alu")
+      description.fault = InjectedFault::Alu;
+    else if (std::string_view(env) == "memory")
+      description.fault = InjectedFault::Memory;
   }
   return description;
 }

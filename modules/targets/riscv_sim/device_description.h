@@ -23,6 +23,11 @@
 
 namespace riscv_sim {
 
+/// A fault the simulated hardware has, for tests of integrity checks
+/// (POLYMUX_RISCV_SIM_FAULT; sim/include/riscv_sim/opcodes.def says what
+/// each does).
+enum class InjectedFault { None, Alu, Memory };
+
 struct DeviceDescription {
   std::string name = "Polymux RISC-V simulator (rv64gc)";
   /// Harts (CL_DEVICE_MAX_COMPUTE_UNITS), each run by a host thread.
@@ -45,6 +50,9 @@ struct DeviceDescription {
   uint32_t clockMHz = 1000;
   /// Work-group limit (CL_DEVICE_MAX_WORK_GROUP_SIZE).
   uint32_t maxWorkGroupSize = 1024;
+  /// Alu: every 64- and 32-bit multiply flips bit 0 of its product.
+  /// Memory: a stuck-at-1 bit at offset 0x40 of every DRAM page.
+  InjectedFault fault = InjectedFault::None;
 
   /// The GNU ld script lld links each program with: text, rodata, data and
   /// bss inside the program window, each kind in its own page-aligned
@@ -55,7 +63,8 @@ struct DeviceDescription {
 };
 
 /// The description of the device this process exposes:
-/// POLYMUX_RISCV_SIM_HARTS overrides the hart count (1 to 64).
+/// POLYMUX_RISCV_SIM_HARTS overrides the hart count (1 to 64);
+/// POLYMUX_RISCV_SIM_FAULT=alu|memory makes the device faulty (tests only).
 DeviceDescription defaultDeviceDescription();
 
 } // namespace riscv_sim

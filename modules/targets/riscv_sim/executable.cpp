@@ -8,7 +8,21 @@
 #include <cstring>
 
 namespace riscv_sim {
+
 namespace {
+
+/// The program as a device with `fault` runs it (device_description.h).
+std::shared_ptr<const sim::DecodedCode> withInjectedFault(const sim::DecodedCode &code, InjectedFault fault) {
+  auto faulty = std::make_shared<sim::DecodedCode>(code);
+  if (fault == InjectedFault::Alu) {
+    faulty->substitute(sim::Opcode::Mul, sim::Opcode::MulFaulty);
+    faulty->substitute(sim::Opcode::Mulw, sim::Opcode::MulwFaulty);
+  } else if (fault == InjectedFault::Memory) {
+    faulty->substitute(sim::Opcode::Sw, sim::Opcode::SwFaulty);
+    faulty->substitute(sim::Opcode::Sd, sim::Opcode::SdFaulty);
+  }
+  return faulty;
+}
 
 llvm::Error invalid(const std::string &message) {
   return mux::makeError(mux::Status::InvalidArgument, "invalid riscv_sim binary: " + message);
@@ -103,6 +117,8 @@ llvm::Expected<std::shared_ptr<LoadedProgram>> LoadedProgram::load(std::span<con
     return invalid("no executable segment");
   program->code_ = sim::DecodedCode::decode(
       {code->base, code->size, code->host.get(), sim::Read | sim::Execute, "program code"});
+  if (description.fault != InjectedFault::None)
+    program->code_ = withInjectedFault(*program->code_, description.fault);
   for (const compiler::CpuKernelBinaryInfo &kernel : program->binary_.kernels)
     if (!program->entryOf(kernel.name))
       return invalid("kernel '" + kernel.name + "' has no entry point");

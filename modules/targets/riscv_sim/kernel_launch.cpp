@@ -187,6 +187,7 @@ void KernelLaunch::runGroups(void *self, unsigned hart, std::byte *, uint64_t be
                          result.exitStatus);
       break;
     }
+    launch.workGroupsDone(1);
     if (launch.faulted_.load(std::memory_order_relaxed))
       break;
   }

@@ -31,6 +31,7 @@ public:
   /// trap (cause, pc, instruction, address). The outcome carries the
   /// instructions every hart retired (cl_polymux_instruction_counters).
   mux::Outcome run() override;
+  uint64_t workGroupCount() const override { return plan_.groupCount(); }
 
 private:
   KernelLaunch(Device &device, const Kernel &kernel, compiler::abi::CpuLaunchPlan plan);

@@ -35,7 +35,7 @@ public:
 
 private:
   std::unique_ptr<compiler::Target> compiler_;
-  mux::support::ThreadedQueue queue_;
+  mux::support::ThreadedQueue queue_{&activity()};
 };
 
 /// VENDOR: your compiler::Target (source/compiler holds the shared front end

@@ -117,7 +117,7 @@ llvm::Error Device::initialize() {
   if (llvm::Error error = clock_->calibrate(queue, info_.name))
     return error;
   const auto spin = info_.type == mux::DeviceType::CPU ? std::chrono::microseconds(0) : kCompletionSpin;
-  auto created = Queue::create(shared_, queue, info_.name, *clock_, spin);
+  auto created = Queue::create(shared_, queue, info_.name, *clock_, spin, activity());
   if (!created)
     return created.takeError();
   queue_ = std::move(*created);

@@ -38,6 +38,12 @@ public:
   llvm::Expected<std::unique_ptr<mux::Executable>> createExecutable(std::span<const std::byte> binary) override;
   mux::Queue &queue() override { return *queue_; }
   uint64_t timestampNs() const override;
+  /// globalMemSize less the memory this process allocated on the device
+  /// (other processes' use is not seen).
+  uint64_t memoryAvailable() const override {
+    uint64_t allocated = shared_->allocatedBytes();
+    return allocated >= info_.globalMemSize ? 0 : info_.globalMemSize - allocated;
+  }
 
   VkDevice handle() const { return device_; }
   /// Keeps the VkDevice alive for objects that may outlive this Device.

@@ -42,10 +42,16 @@ public:
   /// handle may be reused for a new object (command_tape.h).
   uint64_t destroyedObjects() const { return destroyedObjects_.load(std::memory_order_acquire); }
   void noteDestroyed() const { destroyedObjects_.fetch_add(1, std::memory_order_acq_rel); }
+  /// Bytes of device memory allocated (not imported) now, counted here
+  /// because memory may outlive its mux::Device.
+  uint64_t allocatedBytes() const { return allocatedBytes_.load(std::memory_order_relaxed); }
+  void noteAllocated(uint64_t bytes) const { allocatedBytes_.fetch_add(bytes, std::memory_order_relaxed); }
+  void noteFreed(uint64_t bytes) const { allocatedBytes_.fetch_sub(bytes, std::memory_order_relaxed); }
 
 private:
   mutable std::atomic<bool> abandoned_{false};
   mutable std::atomic<uint64_t> destroyedObjects_{0};
+  mutable std::atomic<uint64_t> allocatedBytes_{0};
   std::shared_ptr<Instance> instance_; // the instance outlives the device
   VkDevice device_;
 };

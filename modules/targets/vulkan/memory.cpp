@@ -41,10 +41,14 @@ llvm::Expected<std::unique_ptr<Memory>> Memory::allocate(Device &device, uint64_
       mapped += base;
     }
   }
-  return std::unique_ptr<Memory>(new Memory(device, memory, size, properties, base, mapped));
+  auto created = std::unique_ptr<Memory>(new Memory(device, memory, size, properties, base, mapped));
+  created->owner_->noteAllocated(allocateInfo.allocationSize);
+  created->allocationSize_ = allocateInfo.allocationSize;
+  return created;
 }
 
 Memory::~Memory() {
+  owner_->noteFreed(allocationSize_);
   // vkFreeMemory unmaps implicitly.
   if (!owner_->abandoned())
     vkFreeMemory(owner_->get(), memory_, nullptr);

@@ -55,6 +55,7 @@ private:
   uint32_t properties_;
   uint64_t base_;
   std::byte *mapped_;
+  uint64_t allocationSize_ = 0; ///< counted in the device handle (allocate() only)
 };
 
 class Buffer final : public mux::Buffer {

@@ -21,7 +21,8 @@ constexpr uint64_t kBlockingWaitNs = 100'000'000;
 } // namespace
 
 llvm::Expected<std::unique_ptr<Queue>> Queue::create(SharedDevice device, VkQueue queue, std::string deviceName,
-                                                     DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking) {
+                                                     DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking,
+                                                     mux::DeviceActivity &activity) {
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   VkSemaphoreCreateInfo createInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
@@ -36,13 +37,13 @@ llvm::Expected<std::unique_ptr<Queue>> Queue::create(SharedDevice device, VkQueu
     return error;
   }
   return std::unique_ptr<Queue>(
-      new Queue(std::move(device), queue, timeline, probe, std::move(deviceName), clock, spinBeforeBlocking));
+      new Queue(std::move(device), queue, timeline, probe, std::move(deviceName), clock, spinBeforeBlocking, activity));
 }
 
 Queue::Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, VkFence probe, std::string deviceName,
-             DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking)
+             DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking, mux::DeviceActivity &activity)
     : shared_(std::move(device)), device_(shared_->get()), queue_(queue), timeline_(timeline), probeFence_(probe),
-      deviceName_(std::move(deviceName)), clock_(clock), spinBeforeBlocking_(spinBeforeBlocking) {
+      deviceName_(std::move(deviceName)), clock_(clock), spinBeforeBlocking_(spinBeforeBlocking), activity_(activity) {
   completionThread_ = std::thread([this] { completionLoop(); });
   watchWorkAtExit(this, [this](std::chrono::steady_clock::time_point deadline) { waitForSubmittedWork(deadline); });
 }
@@ -144,6 +145,15 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   const size_t segment = dispatch->nextSegment++;
   const bool first = segment == 0;
   const bool last = dispatch->nextSegment == dispatch->commandBuffer->segmentCount();
+  if (first && !dispatch->reportedBusy) {
+    dispatch->reportedBusy = true;
+    for (size_t index = 0; index < dispatch->commandBuffer->segmentCount(); ++index)
+      if (!dispatch->commandBuffer->segmentKernels(index).empty())
+        dispatch->work = mux::DeviceActivity::Work::Kernel;
+    activity_.begin(dispatch->work, mux::DeviceActivity::steadyNs());
+    if (dispatch->work == mux::DeviceActivity::Work::Kernel)
+      activity_.launchStarted(0);
+  }
   VkResult result = lost_ ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   TimestampWindow window;
   uint64_t value = 0;
@@ -337,6 +347,11 @@ void Queue::segmentCompleted(Submission submission, VkResult result) {
 void Queue::finishDispatch(const std::shared_ptr<Dispatch> &dispatch) {
   // Caller holds mutex_; the callbacks below must not run under it.
   dispatch->commandBuffer->setExecuting(false);
+  if (dispatch->reportedBusy) {
+    activity_.end(dispatch->work, mux::DeviceActivity::steadyNs());
+    if (dispatch->work == mux::DeviceActivity::Work::Kernel)
+      activity_.launchEnded();
+  }
   mux::Outcome outcome =
       dispatch->outcome.status == mux::Status::Success ? dispatch->commandFailure : dispatch->outcome;
   mutex_.unlock();

@@ -18,6 +18,7 @@
 #include "device_handle.h"
 #include "timestamp_window.h"
 
+#include "mux/device_activity.h"
 #include "mux/queue.h"
 #include "mux/support/cpu_sync.h"
 
@@ -49,8 +50,8 @@ public:
   /// tens of µs after the work ended, which short kernels feel as launch
   /// latency; a CPU driver needs those cycles for the work itself (0).
   static llvm::Expected<std::unique_ptr<Queue>> create(SharedDevice device, VkQueue queue, std::string deviceName,
-                                                       DeviceClock &clock,
-                                                       std::chrono::microseconds spinBeforeBlocking);
+                                                       DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking,
+                                                       mux::DeviceActivity &activity);
   /// Finishes what was submitted or can be, abandons dispatches whose
   /// semaphores nobody will signal, and stops the completion thread. Work
   /// still running kShutdownGrace after that abandons the device
@@ -78,6 +79,10 @@ private:
     /// The first command that failed on its own (a kernel's access outside
     /// its buffers): it fails the dispatch, not the commands after it.
     mux::Outcome commandFailure;
+    /// Reported to the device's activity from its first submission to its
+    /// end: as a kernel launch (work-groups are not seen) or transfers.
+    bool reportedBusy = false;
+    mux::DeviceActivity::Work work = mux::DeviceActivity::Work::Transfer;
   };
   struct Submission {
     std::shared_ptr<Dispatch> dispatch;
@@ -87,7 +92,7 @@ private:
   };
 
   Queue(SharedDevice device, VkQueue queue, VkSemaphore timeline, VkFence probe, std::string deviceName,
-        DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking);
+        DeviceClock &clock, std::chrono::microseconds spinBeforeBlocking, mux::DeviceActivity &activity);
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.
   void submitReady();
@@ -132,6 +137,7 @@ private:
   std::string deviceName_;
   DeviceClock &clock_;
   std::chrono::microseconds spinBeforeBlocking_;
+  mux::DeviceActivity &activity_;
   mutable std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable dispatchFinished_;

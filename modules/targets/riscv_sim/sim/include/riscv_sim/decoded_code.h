@@ -24,6 +24,12 @@ public:
   /// Entry for the instruction at `address`, which must be inside.
   const DecodedInstruction *at(uint64_t address) const { return &entries_[(address - base_) >> 1]; }
   const DecodedInstruction *entries() const { return entries_.data(); }
+  /// Replaces every `from` by `to` (fault injection: opcodes.def).
+  void substitute(Opcode from, Opcode to) {
+    for (DecodedInstruction &entry : entries_)
+      if (entry.op == from)
+        entry.op = to;
+  }
 
   /// Index of the register that absorbs writes to x0.
   static constexpr uint8_t sinkRegister = 32;
