@@ -77,6 +77,10 @@ struct Command {
   bool waitsForAllPrevious = false;
   /// Barriers: commands enqueued after it wait for it (out-of-order queues).
   bool blocksLaterCommands = false;
+  /// The unmap of a CL_MAP_WRITE_INVALIDATE_REGION mapping: the application
+  /// promised to write every mapped byte, so the unmap replaces the old
+  /// contents like a write (other unmaps carry bytes read at map time).
+  bool unmapsInvalidatedRegion = false;
   /// The buffer ranges the command reads or writes; empty in one-device
   /// contexts (see BufferObject::addUse).
   llvm::SmallVector<BufferUse, 2> bufferUses;

@@ -216,6 +216,13 @@ struct RectSide {
     const uint64_t first = origin[2] * slicePitch + origin[1] * rowPitch + origin[0];
     return ByteRange{first, static_cast<uint64_t>(end(region)) - first};
   }
+  /// How a rectangle written on this side uses its span: every byte of it
+  /// when the rows and slices follow each other without gaps, otherwise
+  /// some bytes in between keep their contents.
+  ContentAccess writeAccess(const size_t *region) const {
+    const unsigned __int128 bytes = static_cast<unsigned __int128>(region[0]) * region[1] * region[2];
+    return bytes == span(region).size ? ContentAccess::Overwrite : ContentAccess::Update;
+  }
 };
 
 /// The argument checks every rect command shares: both origins and a
@@ -417,9 +424,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue comman
   Command command;
   if (cl_int code = setHostWriteRect(command, target.queue->device().mux(), *target.binding.buffer, ptr, rect))
     return code;
-  // The span has gaps between rows that keep their contents.
   return target.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, std::move(command), bufferSide.span(region),
-                        ContentAccess::Update, num_events_in_wait_list, event_wait_list, event, blocking_write);
+                        bufferSide.writeAccess(region), num_events_in_wait_list, event_wait_list, event,
+                        blocking_write);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -447,7 +454,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
       [&](mux::CommandBuffer &commandBuffer) {
         return commandBuffer.copyBufferRect(*copy.srcBinding.buffer, *copy.dstBinding.buffer, rect);
       },
-      srcSide.span(region), dstSide.span(region), ContentAccess::Update, num_events_in_wait_list, event_wait_list,
+      srcSide.span(region), dstSide.span(region), dstSide.writeAccess(region), num_events_in_wait_list, event_wait_list,
       event);
 }
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -601,6 +608,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
     };
   }
   command.keepAlive.emplace_back(buffer);
+  command.unmapsInvalidatedRegion = mapping->flags & CL_MAP_WRITE_INVALIDATE_REGION;
   // What the host wrote through the map is now the latest contents.
   if (written)
     buffer->addUse(command, mapping->offset, mapping->size, ContentAccess::Overwrite);

@@ -16,9 +16,21 @@ namespace polymux::cl {
 namespace {
 
 /// Commands whose success over a whole buffer leaves no byte of the old
-/// contents: the documented way to clear poison.
-bool clearsPoison(cl_command_type type) {
-  return type == CL_COMMAND_WRITE_BUFFER || type == CL_COMMAND_FILL_BUFFER || type == CL_COMMAND_COPY_BUFFER;
+/// contents, only bytes the application chose: the documented way to clear
+/// poison.
+bool clearsPoison(const Command &command) {
+  switch (command.type) {
+  case CL_COMMAND_WRITE_BUFFER:
+  case CL_COMMAND_WRITE_BUFFER_RECT:
+  case CL_COMMAND_FILL_BUFFER:
+  case CL_COMMAND_COPY_BUFFER:
+  case CL_COMMAND_COPY_BUFFER_RECT:
+    return true;
+  case CL_COMMAND_UNMAP_MEM_OBJECT:
+    return command.unmapsInvalidatedRegion;
+  default:
+    return false;
+  }
 }
 
 void addDistinct(llvm::SmallVectorImpl<Ref<Event>> &events, Event *event) {
@@ -34,7 +46,7 @@ void prepareErrorModelEvent(Event &event, const Command &command, std::span<Even
   auto state = std::make_unique<ErrorModelState>();
   for (const MemoryUse &use : command.memoryUses) {
     const bool mayWrite = use.access != ContentAccess::Read;
-    const bool whole = use.access == ContentAccess::Overwrite && clearsPoison(command.type) && use.begin == 0 &&
+    const bool whole = use.access == ContentAccess::Overwrite && clearsPoison(command) && use.begin == 0 &&
                        use.end == use.root->size();
     auto root = std::find_if(state->roots.begin(), state->roots.end(),
                              [&](const ErrorModelState::RootUse &r) { return r.root == use.root; });

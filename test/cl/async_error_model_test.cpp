@@ -10,6 +10,7 @@
 
 #include "CL/cl_ext_polymux.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace cltest;
@@ -319,6 +320,64 @@ TEST_P(AsyncErrorModelTest, FullOverwriteClearsPoison) {
   EXPECT_EQ(error, CL_SUCCESS);
 }
 
+TEST_P(AsyncErrorModelTest, WholeRectanglesAndInvalidatingMapsClearPoison) {
+  cl_int err = CL_SUCCESS;
+  auto poison = [&](cl_mem out) {
+    Event gate(clCreateUserEvent(context_, &err));
+    ASSERT_CL(err);
+    Mem in = intBuffer(1);
+    Event poisoner = addOne(in, out, {gate.get()});
+    ASSERT_CL(clSetUserEventStatus(gate, -1));
+    ASSERT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, poisoner.ptr()));
+  };
+  std::vector<int> values(kCount);
+  for (size_t i = 0; i < kCount; ++i)
+    values[i] = static_cast<int>(i * 3);
+  const size_t origin[3] = {0, 0, 0};
+  constexpr size_t kRowBytes = 8 * sizeof(int), kRows = kCount / 8;
+
+  // A rectangle whose rows leave gaps (a row pitch wider than the row) keeps
+  // bytes it does not write: it neither runs nor clears.
+  Mem out = intBuffer(0);
+  poison(out);
+  const size_t halfRows[3] = {kRowBytes / 2, kRows, 1};
+  EXPECT_CL_ERR(CL_ERROR_ACCESS_BAD_MEMORY_POLYMUX,
+                clEnqueueWriteBufferRect(queue_, out, CL_TRUE, origin, origin, halfRows, kRowBytes, 0, kRowBytes, 0,
+                                         values.data(), 0, nullptr, nullptr));
+  // Rows that follow each other over the whole buffer replace every byte.
+  const size_t wholeRows[3] = {kRowBytes, kRows / 2, 2};
+  ASSERT_CL(clEnqueueWriteBufferRect(queue_, out, CL_TRUE, origin, origin, wholeRows, 0, 0, 0, 0, values.data(), 0,
+                                     nullptr, nullptr));
+  EXPECT_EQ(read<int>(out, kCount), values);
+
+  // A rectangle copy over the whole destination, from a healthy buffer.
+  Mem copied = intBuffer(0);
+  poison(copied);
+  ASSERT_CL(clEnqueueCopyBufferRect(queue_, out, copied, origin, origin, wholeRows, 0, 0, 0, 0, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  EXPECT_EQ(read<int>(copied, kCount), values);
+
+  // Mapping for writing (not invalidating) needs the poisoned contents: the
+  // map fails. Mapping the whole buffer with CL_MAP_WRITE_INVALIDATE_REGION
+  // does not, and the unmap, carrying only what the host wrote, clears.
+  Mem mapped = intBuffer(0);
+  poison(mapped);
+  void *pointer =
+      clEnqueueMapBuffer(queue_, mapped, CL_TRUE, CL_MAP_WRITE, 0, kCount * sizeof(int), 0, nullptr, nullptr, &err);
+  EXPECT_EQ(err, CL_ERROR_ACCESS_BAD_MEMORY_POLYMUX);
+  if (pointer)
+    ASSERT_CL(clEnqueueUnmapMemObject(queue_, mapped, pointer, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  auto *host = static_cast<int *>(clEnqueueMapBuffer(queue_, mapped, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                                     kCount * sizeof(int), 0, nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  std::copy(values.begin(), values.end(), host);
+  Event unmapped;
+  ASSERT_CL(clEnqueueUnmapMemObject(queue_, mapped, host, 0, nullptr, unmapped.out()));
+  ASSERT_CL(clWaitForEvents(1, unmapped.ptr()));
+  EXPECT_EQ(read<int>(mapped, kCount), values);
+}
+
 TEST_P(AsyncErrorModelTest, CheckReportsTheFarthestFailure) {
   cl_int err = CL_SUCCESS;
   Event far(clCreateUserEvent(context_, &err));
@@ -431,5 +490,77 @@ TEST_P(AsyncErrorModelTest, FaultingKernelPoisonsOnlyWhatItMayWrite) {
 }
 
 CLTEST_INSTANTIATE(AsyncErrorModelTest);
+
+// Poison belongs to the buffer, not to a device's copy of it: in a context
+// of two devices, what a failed command on one device's queue may write
+// fails the other device's commands too, until a whole write there clears
+// it; dependencies across the two queues carry failures as on one.
+TEST(AsyncErrorModelMultiDevice, PoisonIsSharedByTheDevicesOfAContext) {
+  const std::vector<cl_device_id> &devices = devicesUnderTest();
+  if (devices.size() < 2)
+    GTEST_SKIP() << "needs two devices";
+  for (cl_device_id device : {devices[0], devices[1]})
+    if (!deviceHasExtension(device, CL_POLYMUX_ASYNC_ERROR_MODEL_EXTENSION_NAME))
+      GTEST_SKIP() << "a device does not report " CL_POLYMUX_ASYNC_ERROR_MODEL_EXTENSION_NAME;
+  auto check = extensionFunction<clCheckEventExecutionPOLYMUX_fn>("clCheckEventExecutionPOLYMUX");
+  ASSERT_NE(check, nullptr);
+  cl_context_properties properties[] = {CL_CONTEXT_ERROR_MODEL_POLYMUX, CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX, 0};
+  cl_int err = CL_SUCCESS;
+  Context context(clCreateContext(properties, 2, devices.data(), nullptr, nullptr, &err));
+  ASSERT_CL(err);
+  Queue first(clCreateCommandQueueWithProperties(context, devices[0], nullptr, &err));
+  ASSERT_CL(err);
+  Queue second(clCreateCommandQueueWithProperties(context, devices[1], nullptr, &err));
+  ASSERT_CL(err);
+  const char *source = kSource;
+  Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &err));
+  ASSERT_CL(err);
+  if (clBuildProgram(program, 2, devices.data(), "", nullptr, nullptr) != CL_SUCCESS)
+    GTEST_SKIP() << "a device cannot build the kernels";
+  Kernel addOne(clCreateKernel(program, "add_one", &err));
+  ASSERT_CL(err);
+  std::vector<int> values(kCount, 5);
+  Mem in(clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kCount * sizeof(int), values.data(), &err));
+  ASSERT_CL(err);
+  Mem out(clCreateBuffer(context, CL_MEM_READ_WRITE, kCount * sizeof(int), nullptr, &err));
+  ASSERT_CL(err);
+  cl_mem args[] = {in.get(), out.get()};
+  ASSERT_CL(clSetKernelArg(addOne, 0, sizeof(cl_mem), &args[0]));
+  ASSERT_CL(clSetKernelArg(addOne, 1, sizeof(cl_mem), &args[1]));
+
+  // The first device's command fails through its wait list: `out` (and `in`,
+  // passed with plain clSetKernelArg) are poisoned for both devices.
+  Event gate(clCreateUserEvent(context, &err));
+  ASSERT_CL(err);
+  Event failed;
+  ASSERT_CL(clEnqueueNDRangeKernel(first, addOne, 1, nullptr, &kCount, nullptr, 1, gate.ptr(), failed.out()));
+  ASSERT_CL(clSetUserEventStatus(gate, -3));
+  ASSERT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, failed.ptr()));
+  std::vector<int> seen(kCount, -1);
+  EXPECT_CL_ERR(CL_ERROR_ACCESS_BAD_MEMORY_POLYMUX,
+                clEnqueueReadBuffer(second, out, CL_TRUE, 0, kCount * sizeof(int), seen.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(seen, std::vector<int>(kCount, -1)) << "a failed read must not transfer anything";
+
+  // A command on the second device waiting for the first's failure fails,
+  // and the check finds the user event at the top of the chain.
+  Event dependent;
+  ASSERT_CL(clEnqueueMarkerWithWaitList(second, 1, failed.ptr(), dependent.out()));
+  Event farthest;
+  cl_int error = 0;
+  ASSERT_CL(check(dependent, farthest.out(), &error));
+  EXPECT_EQ(farthest.get(), gate.get());
+  EXPECT_EQ(error, -3);
+
+  // Whole writes on the second device clear both buffers; the first device
+  // then runs the kernel on what the second wrote.
+  ASSERT_CL(clEnqueueWriteBuffer(second, in, CL_TRUE, 0, kCount * sizeof(int), values.data(), 0, nullptr, nullptr));
+  int zero = 0;
+  Event cleared;
+  ASSERT_CL(clEnqueueFillBuffer(second, out, &zero, sizeof zero, 0, kCount * sizeof(int), 0, nullptr, cleared.out()));
+  Event ran;
+  ASSERT_CL(clEnqueueNDRangeKernel(first, addOne, 1, nullptr, &kCount, nullptr, 1, cleared.ptr(), ran.out()));
+  ASSERT_CL(clEnqueueReadBuffer(second, out, CL_TRUE, 0, kCount * sizeof(int), seen.data(), 1, ran.ptr(), nullptr));
+  EXPECT_EQ(seen, std::vector<int>(kCount, 6));
+}
 
 } // namespace
