@@ -89,6 +89,18 @@ inline bool hasExtension(cl_device_id device, const char *extension) {
   return (" " + extensions + " ").find(std::string(" ") + extension + " ") != std::string::npos;
 }
 
+/// The extension function `name` of `platform`, cast to its type `Fn` from
+/// the extension's header; prints an error and exits when the platform has
+/// none.
+template <typename Fn> Fn extensionFunction(cl_platform_id platform, const char *name) {
+  auto function = reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(platform, name));
+  if (!function) {
+    std::fprintf(stderr, "error: the platform has no %s\n", name);
+    std::exit(1);
+  }
+  return function;
+}
+
 /// Builds `source` for `device`; prints the build log and exits on failure.
 inline cl_program buildProgram(cl_context context, cl_device_id device, const char *source) {
   cl_int status = CL_SUCCESS;

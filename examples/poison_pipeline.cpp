@@ -85,12 +85,8 @@ int main() {
     std::printf("the device does not report %s: nothing to run\n", CL_POLYMUX_ASYNC_ERROR_MODEL_EXTENSION_NAME);
     return 0;
   }
-  auto checkExecution = reinterpret_cast<clCheckEventExecutionPOLYMUX_fn>(
-      clGetExtensionFunctionAddressForPlatform(selection.platform, "clCheckEventExecutionPOLYMUX"));
-  if (!checkExecution) {
-    std::fprintf(stderr, "error: the platform has no clCheckEventExecutionPOLYMUX\n");
-    return 1;
-  }
+  auto checkExecution =
+      example::extensionFunction<clCheckEventExecutionPOLYMUX_fn>(selection.platform, "clCheckEventExecutionPOLYMUX");
 
   cl_int status = CL_SUCCESS;
   const cl_context_properties properties[] = {CL_CONTEXT_ERROR_MODEL_POLYMUX, CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX, 0};

@@ -34,15 +34,6 @@ __kernel void find(__global const int *haystack, int needle, __global int *where
 }
 )CLC";
 
-template <typename Fn> Fn lookUp(cl_platform_id platform, const char *name) {
-  auto function = reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(platform, name));
-  if (!function) {
-    std::fprintf(stderr, "error: the platform has no %s\n", name);
-    std::exit(1);
-  }
-  return function;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -61,10 +52,10 @@ int main(int argc, char **argv) {
     std::printf("the device does not report %s: nothing to run\n", CL_POLYMUX_KERNEL_EXIT_EXTENSION_NAME);
     return 0;
   }
-  auto registerMessage =
-      lookUp<clRegisterProgramErrorMessagePOLYMUX_fn>(selection.platform, "clRegisterProgramErrorMessagePOLYMUX");
-  auto exitStatus =
-      lookUp<clGetKernelExecutionStatusPOLYMUX_fn>(selection.platform, "clGetKernelExecutionStatusPOLYMUX");
+  auto registerMessage = example::extensionFunction<clRegisterProgramErrorMessagePOLYMUX_fn>(
+      selection.platform, "clRegisterProgramErrorMessagePOLYMUX");
+  auto exitStatus = example::extensionFunction<clGetKernelExecutionStatusPOLYMUX_fn>(
+      selection.platform, "clGetKernelExecutionStatusPOLYMUX");
 
   // The needle sits an eighth of the way in; everything else differs.
   std::vector<cl_int> haystack(n);

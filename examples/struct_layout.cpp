@@ -54,16 +54,11 @@ int main() {
   using example::check;
   example::Selection selection = example::selectDevice();
   std::printf("device: %s\n", selection.deviceName.c_str());
-  getEntityInfo = reinterpret_cast<clGetEntityInfoPOLYMUX_fn>(
-      clGetExtensionFunctionAddressForPlatform(selection.platform, "clGetEntityInfoPOLYMUX"));
-  numMembers = reinterpret_cast<clNumMemberEntitiesPOLYMUX_fn>(
-      clGetExtensionFunctionAddressForPlatform(selection.platform, "clNumMemberEntitiesPOLYMUX"));
-  getMemberInfo = reinterpret_cast<clGetEntityMemberInfoPOLYMUX_fn>(
-      clGetExtensionFunctionAddressForPlatform(selection.platform, "clGetEntityMemberInfoPOLYMUX"));
-  if (!getEntityInfo || !numMembers || !getMemberInfo) {
-    std::fprintf(stderr, "the platform does not provide cl_polymux_kernel_arg_entities\n");
-    return 1;
-  }
+  getEntityInfo = example::extensionFunction<clGetEntityInfoPOLYMUX_fn>(selection.platform, "clGetEntityInfoPOLYMUX");
+  numMembers =
+      example::extensionFunction<clNumMemberEntitiesPOLYMUX_fn>(selection.platform, "clNumMemberEntitiesPOLYMUX");
+  getMemberInfo =
+      example::extensionFunction<clGetEntityMemberInfoPOLYMUX_fn>(selection.platform, "clGetEntityMemberInfoPOLYMUX");
 
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &selection.device, nullptr, nullptr, &status);
