@@ -12,9 +12,11 @@
 namespace compiler::test {
 namespace {
 
-/// Lowers `source` to work-item functions and vectorises them for 256-bit
-/// registers (8 float lanes); with `wrap`, also emits the entry points.
-std::string vectorize(llvm::LLVMContext &context, const std::string &source, bool wrap = false) {
+/// Lowers `source` to work-item functions and vectorises them for
+/// `vectorBits`-bit registers (8 float lanes by default); with `wrap`, also
+/// emits the entry points.
+std::string vectorize(llvm::LLVMContext &context, const std::string &source, bool wrap = false,
+                      unsigned vectorBits = 256) {
   auto module = compileForHost(context, source);
   if (!module)
     return "";
@@ -25,9 +27,9 @@ std::string vectorize(llvm::LLVMContext &context, const std::string &source, boo
   passes.addPass(llvm::AlwaysInlinerPass(false));
   passes.addPass(LowerWorkItemBuiltinsPass(/*maxWorkGroupSize=*/1024));
   passes.addPass(LowerGenericAddressSpacePass());
-  passes.addPass(VectorizeWorkItemsPass(256));
+  passes.addPass(VectorizeWorkItemsPass(vectorBits));
   if (wrap)
-    passes.addPass(KernelWrapperPass(256));
+    passes.addPass(KernelWrapperPass(vectorBits));
   runModulePasses(*module, passes);
   return printModule(*module);
 }
@@ -57,9 +59,10 @@ std::string vectorizeWithSubGroups(llvm::LLVMContext &context, const std::string
 
 /// FileCheck's verdict on `checks` for `source` vectorised (with the entry
 /// points with `wrap`): "" when they match.
-std::string checkVectorized(const std::string &source, const std::string &checks, bool wrap = false) {
+std::string checkVectorized(const std::string &source, const std::string &checks, bool wrap = false,
+                            unsigned vectorBits = 256) {
   llvm::LLVMContext context;
-  return runFileCheck(vectorize(context, source, wrap), checks);
+  return runFileCheck(vectorize(context, source, wrap, vectorBits), checks);
 }
 
 TEST(Vectorizer, UniformValuesStayScalarAndConsecutiveAccessesAreVectors) {
@@ -457,6 +460,42 @@ CHECK: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
 )",
                                        /*wrap=*/true);
   EXPECT_TRUE(result.empty()) << result;
+}
+
+// On 512-bit registers, a streaming vector form (few operations per vector
+// loaded or stored) is compiled for 256-bit registers with the entry it is
+// inlined into; one that computes more per vector keeps the full width.
+TEST(Vectorizer, StreamingVectorFormsUse256BitRegisters) {
+  std::string streaming = checkVectorized(R"(
+__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+)",
+                                          R"(
+CHECK: define internal void @__polymux_work_item_triad.v16({{.*}}) [[VECTOR:#[0-9]+]]
+CHECK: define {{.*}}void @__polymux_entry_triad({{.*}}) [[ENTRY:#[0-9]+]]
+CHECK-DAG: attributes [[ENTRY]] = {{{.*}}"min-legal-vector-width"="256"{{.*}}"prefer-vector-width"="256"
+CHECK-DAG: attributes [[VECTOR]] = {{{.*}}"min-legal-vector-width"="256"
+)",
+                                          /*wrap=*/true, /*vectorBits=*/512);
+  EXPECT_TRUE(streaming.empty()) << streaming;
+
+  std::string computing = checkVectorized(R"(
+__kernel void poly(__global float *a, __global const float *b) {
+  size_t i = get_global_id(0);
+  float x = b[i];
+  a[i] = (((x * 0.5f + 1.0f) * x + 2.0f) * x + 3.0f) * x + 4.0f;
+}
+)",
+                                          R"(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_poly(
+CHECK-NOT: "prefer-vector-width"
+CHECK: "min-legal-vector-width"="512"
+CHECK-NOT: "prefer-vector-width"
+)",
+                                          /*wrap=*/true, /*vectorBits=*/512);
+  EXPECT_TRUE(computing.empty()) << computing;
 }
 
 TEST(Vectorizer, VectorFormsWithLoopsRunOneBlockPerIteration) {
