@@ -2,11 +2,12 @@
 //
 // The double versions (exp_log.cl, hyperbolic.cl) carry double-double
 // arithmetic so that a double result is rounded once; a float result does
-// not need that. Here every float function is one evaluation in plain double
-// with a relative error below 2^-40 (at most 2^-16 float ulp), rounded once
-// to float: within about 0.5 ulp, against the specification's 3 ulp (exp,
-// log families), 4 (sinh, cosh) and 5 (tanh), at a fraction of the cost of
-// the double-double path. The double range also makes every float
+// not need that. Here every float function but exp, log and tanh (float
+// arithmetic, below) is one evaluation in plain double with a relative
+// error below 2^-40 (at most 2^-16 float ulp), rounded once to float:
+// within about 0.5 ulp, against the specification's 3 ulp (exp, log
+// families) and 4 (sinh, cosh), at a fraction of the cost of the
+// double-double path. The double range also makes every float
 // overflow and underflow come out of the final conversion, denormals
 // included: a float denormal is a normal double.
 //
@@ -39,22 +40,16 @@ static inline bool __pmx_logf_special(float x, __private float *r) {
   return true;
 }
 
-PMX_OVERLOAD float exp(float x) {
-  if (x != x)
-    return x;
-  if (x > 89.0f)
-    return __builtin_inff();
-  if (x < -104.0f)
-    return 0.0f; // exp(-104) is below half the smallest denormal
-  // In float arithmetic, unlike the other functions here: a GPU runs double
-  // at a fraction of its float speed (an H100 at half, most at 1/32 or
-  // less). x = k ln2 + r, k = rint(x log2(e)), ln2 in two parts, the first
-  // of 15 bits so that k ln2_hi (|k| <= 150) and x - k ln2_hi are exact;
-  // exp(r), |r| <= 0.347, is the Taylor series to r^7/7! (truncation below
-  // 2^-27 relative) in Horner form, whose last steps carry the rounding:
-  // below 1.5 ulp against the 3 allowed. 2^k is applied in two factors,
-  // so that neither overflows and a denormal result is rounded once more,
-  // by the last product.
+// exp(x) for -104 <= x <= 89 in float arithmetic, unlike the other
+// functions here: a GPU runs double at a fraction of its float speed (an
+// H100 at half, most at 1/32 or less). x = k ln2 + r, k = rint(x log2(e)),
+// ln2 in two parts, the first of 15 bits so that k ln2_hi (|k| <= 150) and
+// x - k ln2_hi are exact; exp(r), |r| <= 0.347, is the Taylor series to
+// r^7/7! (truncation below 2^-27 relative) in Horner form, whose last
+// steps carry the rounding: below 1.5 ulp. 2^k is applied in two factors,
+// so that neither overflows and a denormal result is rounded once more, by
+// the last product.
+static inline float __pmx_expf_float(float x) {
   float k = __builtin_rintf(x * 0x1.715476p+0f);
   float r = (x - k * PMX_LN2F_HI) - k * PMX_LN2F_LO;
   float p = 1.0f / 5040.0f;
@@ -67,6 +62,16 @@ PMX_OVERLOAD float exp(float x) {
   p = p * r + 1.0f;
   int ki = (int)k, k1 = ki >> 1, k2 = ki - k1;
   return (p * as_float((k1 + 127) << 23)) * as_float((k2 + 127) << 23);
+}
+
+PMX_OVERLOAD float exp(float x) {
+  if (x != x)
+    return x;
+  if (x > 89.0f)
+    return __builtin_inff();
+  if (x < -104.0f)
+    return 0.0f; // exp(-104) is below half the smallest denormal
+  return __pmx_expf_float(x); // below 1.5 ulp against the 3 allowed
 }
 
 PMX_OVERLOAD float exp2(float x) {
@@ -187,9 +192,8 @@ PMX_OVERLOAD float log1p(float x) {
   return (float)__builtin_fma(e, PMX_LN2_HI, __pmx_logf_mantissa(m));
 }
 
-// sinh, cosh, tanh. Below 0.25 (sinh) and 0.125 (tanh) the odd Taylor
-// series, above it exp: e - 1/e and (e - 1)/(e + 1) lose at most a factor 4
-// of the 2^-41 relative error of e there.
+// sinh, cosh. Below 0.25 (sinh) the odd Taylor series, above it exp:
+// e - 1/e loses at most a factor 4 of the 2^-41 relative error of e there.
 PMX_OVERLOAD float sinh(float x) {
   double d = (double)x, ad = __builtin_fabs(d);
   if (x != x || x == 0.0f)
@@ -220,25 +224,34 @@ PMX_OVERLOAD float cosh(float x) {
   return (float)(0.5 * (e + 1.0 / e));
 }
 
+// tanh in float arithmetic, as exp, for the same reason, and because
+// CPUs run twice the lanes of float: on [0, 0.55) the odd Taylor series
+// x + x^3 P(x^2) to x^17 (truncation 0.55^18 * 0.00024 = 2^-27.6
+// relative), on [0.55, 10] 1 - 2 / (exp(2|x|) + 1). There q = 2 / (e + 1)
+// <= 0.4995 carries the errors of exp (1.5 ulp), the sum and the quotient
+// (0.5 each) relative to q, at most 2.5 ulp of q, which is 1.25 ulp of the
+// result (>= 0.5005) before the last subtraction rounds: below 2 ulp
+// against the 5 allowed. Beyond 10, 1 - tanh|x| < 2^-27 rounds to 1.
 PMX_OVERLOAD float tanh(float x) {
-  double d = (double)x, ad = __builtin_fabs(d);
+  float a = __builtin_fabsf(x);
   if (x != x || x == 0.0f)
     return x; // NaN and signed zeros
-  if (ad > 10.0)
-    return __builtin_copysign(1.0f, x); // 1 - tanh(10) < 2^-27
-  if (ad < 0.125) {
-    // x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925:
-    // truncation 0.125^12 * 0.0036 = 2^-44 relative.
-    double z = d * d;
-    double p = -1382.0 / 155925.0;
-    p = __builtin_fma(p, z, 62.0 / 2835.0);
-    p = __builtin_fma(p, z, -17.0 / 315.0);
-    p = __builtin_fma(p, z, 2.0 / 15.0);
-    p = __builtin_fma(p, z, -1.0 / 3.0);
-    return (float)__builtin_fma(d * z, p, d);
+  if (a > 10.0f)
+    return __builtin_copysignf(1.0f, x);
+  if (a < 0.55f) {
+    float z = x * x;
+    float p = 6404582.0f / 10854718875.0f;
+    p = p * z - 929569.0f / 638512875.0f;
+    p = p * z + 21844.0f / 6081075.0f;
+    p = p * z - 1382.0f / 155925.0f;
+    p = p * z + 62.0f / 2835.0f;
+    p = p * z - 17.0f / 315.0f;
+    p = p * z + 2.0f / 15.0f;
+    p = p * z - 1.0f / 3.0f;
+    return x * z * p + x;
   }
-  double e = __pmx_expf_kernel(2.0 * ad);
-  return (float)__builtin_copysign((e - 1.0) / (e + 1.0), d);
+  float q = 2.0f / (__pmx_expf_float(2.0f * a) + 1.0f);
+  return __builtin_copysignf(1.0f - q, x);
 }
 
 PMX_LANEWISE_1(float, exp, float)
