@@ -7,7 +7,8 @@
 
 namespace {
 
-constexpr size_t kFloat = 4, kDouble = 5; // indices in the width arrays
+// indices in the width arrays
+constexpr size_t kChar = 0, kShort = 1, kInt = 2, kLong = 3, kFloat = 4, kDouble = 5;
 
 TEST(HostDeviceInfo, PreferredWidthsFollowTheWorkItemVectoriser) {
   mux::DeviceInfo info = host::queryHostDeviceInfo(1);
@@ -18,9 +19,12 @@ TEST(HostDeviceInfo, PreferredWidthsFollowTheWorkItemVectoriser) {
     EXPECT_EQ(info.preferredVectorWidth[kFloat], info.nativeVectorWidth[kFloat]);
     EXPECT_EQ(info.preferredVectorWidth[kDouble], info.nativeVectorWidth[kDouble]);
   } else {
-    // The vectoriser packs scalar work-items into the lanes.
-    EXPECT_EQ(info.preferredVectorWidth[kFloat], 1u);
-    EXPECT_EQ(info.preferredVectorWidth[kDouble], 1u);
+    // The vectoriser packs scalar work-items into the lanes; scalar char
+    // and short code computes in int, their vector types do not.
+    for (size_t type : {kInt, kLong, kFloat, kDouble})
+      EXPECT_EQ(info.preferredVectorWidth[type], 1u) << type;
+    EXPECT_EQ(info.preferredVectorWidth[kChar], 8u);
+    EXPECT_EQ(info.preferredVectorWidth[kShort], 4u);
   }
 }
 
