@@ -1,4 +1,4 @@
-#include "builtin_signature.h"
+#include "compiler/builtin_signature.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DerivedTypes.h"

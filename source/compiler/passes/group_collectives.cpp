@@ -1,5 +1,5 @@
 // What the group collective builtins compute (see the header).
-#include "group_collectives.h"
+#include "compiler/group_collectives.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"

@@ -7,7 +7,7 @@
 // the target's calling convention may pass a uint2 as a `double`, a char3 as
 // an `i32` or a float8 through a `ptr byval`. Each body converts between the
 // IR signature and the real types (BuiltinAbi) around the computation.
-#include "builtin_signature.h"
+#include "compiler/builtin_signature.h"
 #include "compiler/passes.h"
 
 #include "llvm/ADT/StringSwitch.h"

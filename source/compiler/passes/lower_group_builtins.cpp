@@ -35,8 +35,8 @@
 // The barriers are `barrier(CLK_LOCAL_MEM_FENCE)` or
 // `sub_group_barrier(CLK_LOCAL_MEM_FENCE)` calls and the ids are calls of
 // the work-item builtins, all lowered by later passes.
+#include "compiler/group_collectives.h"
 #include "compiler/passes.h"
-#include "group_collectives.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"

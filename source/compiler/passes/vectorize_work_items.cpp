@@ -6,9 +6,9 @@
 // divergent branches, widens it and keeps the result when it pays.
 #include "vectorize_work_item.h"
 
+#include "compiler/group_collectives.h"
 #include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
-#include "group_collectives.h"
 #include "linearize_divergence.h"
 #include "promote_pointer_fields.h"
 #include "widen_work_item.h"

@@ -4,7 +4,7 @@
 // reduction, a scan a few shuffles, a broadcast an element extraction.
 #pragma once
 
-#include "group_collectives.h"
+#include "compiler/group_collectives.h"
 
 #include "llvm/IR/IRBuilder.h"
 

@@ -19,7 +19,7 @@
 // appears.
 #include "work_item_uniformity.h"
 
-#include "group_collectives.h"
+#include "compiler/group_collectives.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"

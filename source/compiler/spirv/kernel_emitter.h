@@ -10,6 +10,7 @@
 #include "spirv_builder.h"
 #include "structured_control_flow.h"
 
+#include "compiler/group_collectives.h"
 #include "compiler/spirv/vulkan_target.h"
 #include "compiler/vulkan_binary.h"
 
@@ -156,9 +157,9 @@ private:
   std::optional<llvm::Error> emitWorkItemBuiltin(llvm::CallInst &call, llvm::StringRef name);
   // Sub-groups (sub_group_emitter.cpp).
   std::optional<llvm::Error> emitSubGroupBuiltin(llvm::CallInst &call, llvm::StringRef mangledName);
-  llvm::Error emitSubGroupCollective(llvm::CallInst &call, llvm::StringRef name, llvm::StringRef arguments);
-  /// A 64-bit collective (Collective, Combine) from 32-bit broadcasts.
-  Id wideSubGroupCollective(int collective, int combine, bool isSigned, Id x, Id source);
+  llvm::Error emitSubGroupCollective(llvm::CallInst &call, llvm::StringRef mangledName);
+  /// A 64-bit integer collective from 32-bit broadcasts.
+  Id wideSubGroupCollective(const CollectiveCall &call, Id x, Id source);
   /// Loads a scalar subgroup built-in.
   Id subgroupBuiltin(spv::BuiltIn which);
   /// The ballot of the active invocations.

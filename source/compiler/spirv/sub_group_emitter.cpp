@@ -18,9 +18,6 @@ namespace {
 
 constexpr uint32_t kScopeSubgroup = 3;
 
-enum class Collective { None, Reduce, InclusiveScan, ExclusiveScan, Broadcast, Any, All };
-enum class Combine { None, Add, Min, Max };
-
 /// The OpenCL name and argument mangling of `_Z<length><name><arguments>`.
 std::pair<llvm::StringRef, llvm::StringRef> demangle(llvm::StringRef mangled) {
   if (!mangled.consume_front("_Z"))
@@ -71,7 +68,7 @@ void KernelEmitter::emitSubGroupEntry() {
 }
 
 std::optional<llvm::Error> KernelEmitter::emitSubGroupBuiltin(llvm::CallInst &call, llvm::StringRef mangledName) {
-  auto [name, arguments] = demangle(mangledName);
+  llvm::StringRef name = demangle(mangledName).first;
   if (!name.starts_with("sub_group_") && !name.contains("sub_group"))
     return std::nullopt;
   if (!state_.config.subgroupSize)
@@ -126,59 +123,36 @@ std::optional<llvm::Error> KernelEmitter::emitSubGroupBuiltin(llvm::CallInst &ca
     emitBarrier(kScopeSubgroup, kScopeSubgroup, flags & 3 ? semantics : 0);
     return llvm::Error::success();
   }
-  return emitSubGroupCollective(call, name, arguments);
+  return emitSubGroupCollective(call, mangledName);
 }
 
-llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::StringRef name,
-                                                  llvm::StringRef arguments) {
-  llvm::StringRef operation = name.drop_front(llvm::StringRef("sub_group_").size());
-  Collective collective = Collective::None;
-  Combine combine = Combine::None;
-  if (operation.consume_front("reduce_"))
-    collective = Collective::Reduce;
-  else if (operation.consume_front("scan_inclusive_"))
-    collective = Collective::InclusiveScan;
-  else if (operation.consume_front("scan_exclusive_"))
-    collective = Collective::ExclusiveScan;
-  else if (operation == "broadcast")
-    collective = Collective::Broadcast;
-  else if (operation == "any")
-    collective = Collective::Any;
-  else if (operation == "all")
-    collective = Collective::All;
-  if (collective == Collective::Reduce || collective == Collective::InclusiveScan ||
-      collective == Collective::ExclusiveScan)
-    combine = llvm::StringSwitch<Combine>(operation)
-                  .Case("add", Combine::Add)
-                  .Case("min", Combine::Min)
-                  .Case("max", Combine::Max)
-                  .Default(Combine::None);
-  if (collective == Collective::None || (combine == Combine::None && collective != Collective::Broadcast &&
-                                         collective != Collective::Any && collective != Collective::All))
-    return unsupported(call, "the sub-group function '" + name + "'");
+llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::StringRef mangledName) {
+  std::optional<CollectiveCall> collective = classifyCollective(mangledName);
+  if (!collective || !collective->subGroup)
+    return unsupported(call, "the sub-group function '" + demangle(mangledName).first + "'");
   llvm::Type *valueType = call.getType();
   Id resultType = type(valueType);
   Id result = values_.lookup(&call);
   Id x = value(call.getArgOperand(0));
-  if (collective == Collective::Any || collective == Collective::All) {
+  if (collective->collective == Collective::Any || collective->collective == Collective::All) {
     builder_.capability(spv::Capability::GroupNonUniformVote);
     Id predicate = op(spv::Op::OpINotEqual, builder_.typeBool(), {x, uint32(0)});
-    Id vote = op(collective == Collective::Any ? spv::Op::OpGroupNonUniformAny : spv::Op::OpGroupNonUniformAll,
-                 builder_.typeBool(), {uint32(kScopeSubgroup), predicate});
+    Id vote =
+        op(collective->collective == Collective::Any ? spv::Op::OpGroupNonUniformAny : spv::Op::OpGroupNonUniformAll,
+           builder_.typeBool(), {uint32(kScopeSubgroup), predicate});
     op(spv::Op::OpSelect, resultType, {vote, uint32(1), uint32(0)}, result);
     return llvm::Error::success();
   }
   if (valueType->isVectorTy() || valueType->isHalfTy() || !resultType)
-    return unsupported(call, "the sub-group function '" + name + "' on this type");
-  bool isSigned = arguments.starts_with("i") || arguments.starts_with("l");
+    return unsupported(call, "the sub-group function '" + demangle(mangledName).first + "' on this type");
   if (valueType->isIntegerTy(64)) {
     op(spv::Op::OpCopyObject, resultType,
-       {wideSubGroupCollective(int(collective), int(combine), isSigned, x,
-                               collective == Collective::Broadcast ? value(call.getArgOperand(1)) : 0)},
+       {wideSubGroupCollective(*collective, x,
+                               collective->collective == Collective::Broadcast ? value(call.getArgOperand(1)) : 0)},
        result);
     return llvm::Error::success();
   }
-  if (collective == Collective::Broadcast) {
+  if (collective->collective == Collective::Broadcast) {
     builder_.capability(spv::Capability::GroupNonUniformBallot);
     op(spv::Op::OpGroupNonUniformBroadcast, resultType, {uint32(kScopeSubgroup), x, value(call.getArgOperand(1))},
        result);
@@ -186,12 +160,13 @@ llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::St
   }
   builder_.capability(spv::Capability::GroupNonUniformArithmetic);
   bool isFloat = valueType->isFloatingPointTy();
+  bool isSigned = collective->type.isSigned();
   spv::Op opcode;
-  switch (combine) {
-  case Combine::Add:
+  switch (collective->operation) {
+  case CollectiveOperation::Add:
     opcode = isFloat ? spv::Op::OpGroupNonUniformFAdd : spv::Op::OpGroupNonUniformIAdd;
     break;
-  case Combine::Min:
+  case CollectiveOperation::Min:
     opcode = isFloat    ? spv::Op::OpGroupNonUniformFMin
              : isSigned ? spv::Op::OpGroupNonUniformSMin
                         : spv::Op::OpGroupNonUniformUMin;
@@ -202,19 +177,21 @@ llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::St
                         : spv::Op::OpGroupNonUniformUMax;
     break;
   }
-  spv::GroupOperation group = collective == Collective::Reduce          ? spv::GroupOperation::Reduce
-                              : collective == Collective::InclusiveScan ? spv::GroupOperation::InclusiveScan
-                                                                        : spv::GroupOperation::ExclusiveScan;
+  spv::GroupOperation group = collective->collective == Collective::Reduce ? spv::GroupOperation::Reduce
+                              : collective->collective == Collective::ScanInclusive
+                                  ? spv::GroupOperation::InclusiveScan
+                                  : spv::GroupOperation::ExclusiveScan;
   op(opcode, resultType, {uint32(kScopeSubgroup), uint32_t(group), x}, result);
   return llvm::Error::success();
 }
 
-Id KernelEmitter::wideSubGroupCollective(int collectiveKind, int combineKind, bool isSigned, Id x, Id source) {
+Id KernelEmitter::wideSubGroupCollective(const CollectiveCall &call, Id x, Id source) {
   // Each lane's value as two 32-bit broadcasts, combined by every lane for
   // the lanes its result covers: all active lanes (reduce), those up to and
   // including its own (inclusive scan) or before it (exclusive scan).
-  auto collective = Collective(collectiveKind);
-  auto combine = Combine(combineKind);
+  const Collective collective = call.collective;
+  const CollectiveOperation combine = call.operation;
+  const bool isSigned = call.type.isSigned();
   builder_.capability(spv::Capability::GroupNonUniformBallot);
   Id int64 = uint64Type(), boolType = builder_.typeBool();
   auto broadcast = [&](Id value, Id lane) {
@@ -230,9 +207,9 @@ Id KernelEmitter::wideSubGroupCollective(int collectiveKind, int combineKind, bo
     return broadcast(x, source);
   llvm::Type *i64 = llvm::Type::getInt64Ty(kernel_.getContext());
   auto identity = [&]() -> Id {
-    if (combine == Combine::Add)
+    if (combine == CollectiveOperation::Add)
       return constant(llvm::ConstantInt::get(i64, 0));
-    bool isMin = combine == Combine::Min;
+    bool isMin = combine == CollectiveOperation::Min;
     llvm::APInt bound = isSigned ? (isMin ? llvm::APInt::getSignedMaxValue(64) : llvm::APInt::getSignedMinValue(64))
                                  : (isMin ? llvm::APInt::getMaxValue(64) : llvm::APInt::getMinValue(64));
     return constant(llvm::ConstantInt::get(i64, bound));
@@ -245,18 +222,18 @@ Id KernelEmitter::wideSubGroupCollective(int collectiveKind, int combineKind, bo
     Id laneValue = broadcast(x, uint32(lane));
     Id covered = op(spv::Op::OpGroupNonUniformBallotBitExtract, boolType, {uint32(kScopeSubgroup), active, uint32(lane)});
     if (collective != Collective::Reduce)
-      covered = op(spv::Op::OpLogicalAnd, boolType,
-                   {covered, op(collective == Collective::InclusiveScan ? spv::Op::OpULessThanEqual
-                                                                        : spv::Op::OpULessThan,
-                                boolType, {uint32(lane), self})});
+      covered =
+          op(spv::Op::OpLogicalAnd, boolType,
+             {covered, op(collective == Collective::ScanInclusive ? spv::Op::OpULessThanEqual : spv::Op::OpULessThan,
+                          boolType, {uint32(lane), self})});
     Id combined;
-    if (combine == Combine::Add)
+    if (combine == CollectiveOperation::Add)
       combined = op(spv::Op::OpIAdd, int64, {accumulated, laneValue});
     else
       combined = op(spv::Op::OpExtInst, int64,
                     {glsl,
-                     uint32_t(combine == Combine::Min ? (isSigned ? GLSLstd450SMin : GLSLstd450UMin)
-                                                      : (isSigned ? GLSLstd450SMax : GLSLstd450UMax)),
+                     uint32_t(combine == CollectiveOperation::Min ? (isSigned ? GLSLstd450SMin : GLSLstd450UMin)
+                                                                  : (isSigned ? GLSLstd450SMax : GLSLstd450UMax)),
                      accumulated, laneValue});
     accumulated = op(spv::Op::OpSelect, int64, {covered, combined, accumulated});
   }

@@ -156,7 +156,7 @@ struct LowerGroupBuiltinsPass : llvm::PassInfoMixin<LowerGroupBuiltinsPass> {
     /// space (3) on targets that keep it.
     std::optional<unsigned> scratchAddressSpace;
     /// Leaves each sub-group collective as a marker call with its scratch,
-    /// local linear id and work-group size (passes/group_collectives.h),
+    /// local linear id and work-group size (compiler/group_collectives.h),
     /// for the work-item vectoriser to turn into vector operations;
     /// LowerSubGroupCollectiveMarkersPass lowers the markers left.
     bool deferSubGroupCollectives = false;

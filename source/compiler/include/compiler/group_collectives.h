@@ -1,7 +1,9 @@
 // What the group collective builtins compute, shared by their lowering
-// (lower_group_builtins.cpp) and by the work-item vectoriser, which turns a
-// sub-group collective into vector operations when one vector holds one
-// whole sub-group (widen_sub_group_collective.h).
+// (passes/lower_group_builtins.cpp), by the work-item vectoriser, which
+// turns a sub-group collective into vector operations when one vector holds
+// one whole sub-group (passes/widen_sub_group_collective.h), and by the
+// vulkan SPIR-V emitter (spirv/sub_group_emitter.cpp), which turns it into a
+// GroupNonUniform instruction.
 //
 // On CPU targets the sub-group collectives are kept, until the vectoriser
 // has run, as marker calls that carry what either lowering needs:
@@ -10,7 +12,7 @@
 // (id for broadcasts only; scratch is the function's __local scratch).
 #pragma once
 
-#include "builtin_signature.h"
+#include "compiler/builtin_signature.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
