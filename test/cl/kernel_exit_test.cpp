@@ -176,8 +176,11 @@ TEST_P(KernelExitTest, AKernelThatRunsToItsEndExitsWithZero) {
 
 TEST_P(KernelExitTest, WorkGroupsNotYetStartedNeverStart) {
   // Groups that take a while (tens of microseconds on a CPU), so that the
-  // first one, which exits, ends long before the others could all run.
-  const size_t groups = 1024, local = 16, items = groups * local;
+  // first one, which exits, ends long before the others could all run; on
+  // a GPU, many more groups than its compute units hold at once (an H200
+  // holds several thousand groups of 16 at a time).
+  const size_t computeUnits = deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_COMPUTE_UNITS);
+  const size_t groups = std::max<size_t>(1024, computeUnits * 256), local = 16, items = groups * local;
   std::vector<cl_int> data(items, 0);
   data[3] = 77; // in the first work-group
   Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), data.data());
