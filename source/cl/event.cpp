@@ -4,6 +4,7 @@
 
 #include "batch.h"
 #include "callback_thread.h"
+#include "command_type_name.h"
 #include "completion_poll.h"
 #include "context.h"
 #include "device.h"
@@ -12,6 +13,7 @@
 #include "queue.h"
 
 #include "CL/cl_ext_polymux.h"
+#include "mux/support/log.h"
 
 namespace polymux::cl {
 
@@ -46,6 +48,14 @@ void advanceEventStatus(Event &event, cl_int status, DueCallbacks &due) {
   if (impl.errorModel && status <= CL_COMPLETE)
     settleErrorModelEvent(event, status);
   impl.status.store(status, std::memory_order_release);
+  if (status < 0 && impl.queue)
+    mux::support::log(mux::support::LogLevel::Warning, "queue",
+                      "command " + commandTypeName(impl.type) + " on '" + impl.queue->device().info().name +
+                          "' failed with status " + std::to_string(status));
+  else if (status == CL_COMPLETE && impl.queue && mux::support::logEnabled(mux::support::LogLevel::Debug, "queue"))
+    mux::support::log(mux::support::LogLevel::Debug, "queue",
+                      "command " + commandTypeName(impl.type) + " on '" + impl.queue->device().info().name +
+                          "' complete");
   for (auto it = impl.callbacks.begin(); it != impl.callbacks.end();) {
     // On failure every pending callback is called, with the error.
     if (status < 0 || it->onStatus >= status) {

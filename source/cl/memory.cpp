@@ -10,6 +10,8 @@
 #include "info.h"
 #include "mem_flags.h"
 
+#include "mux/support/log.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -76,8 +78,25 @@ llvm::Expected<BufferObject::Storage *> BufferObject::storage(Device &device) {
   // whose completion callbacks take the scheduler lock, under which
   // migrations look storages up (existingStorage).
   auto storage = allocateStorage(device);
-  if (!storage)
-    return storage.takeError();
+  if (!storage) {
+    // Logged with its reason, then passed on with the same status.
+    mux::Status status = mux::Status::Failure;
+    std::string reason;
+    llvm::handleAllErrors(
+        storage.takeError(),
+        [&](const mux::StatusError &error) {
+          status = error.status();
+          reason = error.message();
+        },
+        [&](const llvm::ErrorInfoBase &error) { reason = error.message(); });
+    mux::support::log(mux::support::LogLevel::Warning, "memory",
+                      "allocating " + std::to_string(size_) + " bytes on '" + device.info().name + "' failed (" +
+                          mux::statusName(status) + "): " + reason);
+    return mux::makeError(status, reason);
+  }
+  if (mux::support::logEnabled(mux::support::LogLevel::Debug, "memory"))
+    mux::support::log(mux::support::LogLevel::Debug, "memory",
+                      "allocated " + std::to_string(size_) + " bytes on '" + device.info().name + "'");
   std::lock_guard lock(mutex_);
   for (auto &existing : storages_)
     if (existing->device == &device)

@@ -5,6 +5,7 @@
 #include "info.h"
 
 #include "mux/registry.h"
+#include "mux/support/log.h"
 #include "mux/support/name_uuid.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -63,11 +64,20 @@ Platform::Platform() {
   for (const std::unique_ptr<mux::Target> &target : targets_) {
     if (!target)
       continue;
-    if (!enabled.empty() && std::find(enabled.begin(), enabled.end(), std::string(target->name())) == enabled.end())
+    const std::string name(target->name());
+    if (!enabled.empty() && std::find(enabled.begin(), enabled.end(), name) == enabled.end()) {
+      mux::support::log(mux::support::LogLevel::Info, name, "left out: not named in POLYMUX_DEVICES");
       continue;
+    }
+    size_t count = 0;
     for (mux::Device *device : target->devices())
-      if (device)
+      if (device) {
         muxDevices.push_back(device);
+        mux::support::log(mux::support::LogLevel::Info, name, "device '" + device->info().name + "'");
+        ++count;
+      }
+    if (count == 0)
+      mux::support::log(mux::support::LogLevel::Info, name, "no device");
   }
   std::vector<std::array<uint8_t, 16>> uuids;
   for (mux::Device *device : muxDevices)

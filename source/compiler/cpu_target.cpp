@@ -58,6 +58,7 @@ llvm::Expected<std::vector<std::byte>> finalizeForCpu(const CpuTargetConfig &con
 std::unique_ptr<Target> createCpuTarget(CpuTargetConfig config) {
   ProgramTargetConfig program;
   program.identity = cpuIdentity(config);
+  program.name = config.name;
   program.frontend.triple = config.triple;
   program.frontend.extensions = config.extensions;
   program.frontend.maxClStd = config.maxClStd;

@@ -7,6 +7,7 @@
 #include "compiler/cpu_pipeline.h"
 #include "compiler/kernel_metadata.h"
 #include "mux/status.h"
+#include "mux/support/log.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -14,12 +15,14 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 
 namespace compiler {
@@ -195,19 +198,22 @@ public:
 
   llvm::Expected<std::unique_ptr<Module>> build(std::string_view source, std::string_view options,
                                                 std::string &log) override {
-    auto parsed = parseBuildOptions(options, OptionsUse::Build);
-    if (!parsed)
-      return logged(parsed.takeError(), log);
-    llvm::LLVMContext context;
-    auto module = compileOpenCLC(context, source, *parsed, {}, config_.frontend, log);
-    if (!module)
-      return module.takeError();
-    auto data = std::make_shared<ModuleData>();
-    data->options = std::string(options);
-    data->optDisable = parsed->optDisable;
-    if (llvm::Error error = finalize(std::move(*module), *data))
-      return logged(std::move(error), log);
-    return std::make_unique<ProgramModule>(*this, std::move(data));
+    const auto start = std::chrono::steady_clock::now();
+    auto module = buildModule(source, options, log);
+    if (mux::support::logEnabled(mux::support::LogLevel::Info, "compiler")) {
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      std::string line = config_.name;
+      if (module) {
+        line += ": built " + std::to_string((*module)->kernels().size()) + " kernel(s)";
+        for (const KernelInfo &kernel : (*module)->kernels())
+          line += " " + kernel.name;
+      } else {
+        line += ": build failed";
+      }
+      line += " in " + llvm::formatv("{0:f1}", ms).str() + " ms";
+      mux::support::log(mux::support::LogLevel::Info, "compiler", line);
+    }
+    return module;
   }
 
   llvm::Expected<std::unique_ptr<Module>> deserialize(std::span<const std::byte> bytes) override {
@@ -230,6 +236,24 @@ public:
   }
 
 private:
+  /// build() without its log line.
+  llvm::Expected<std::unique_ptr<Module>> buildModule(std::string_view source, std::string_view options,
+                                                      std::string &log) {
+    auto parsed = parseBuildOptions(options, OptionsUse::Build);
+    if (!parsed)
+      return logged(parsed.takeError(), log);
+    llvm::LLVMContext context;
+    auto module = compileOpenCLC(context, source, *parsed, {}, config_.frontend, log);
+    if (!module)
+      return module.takeError();
+    auto data = std::make_shared<ModuleData>();
+    data->options = std::string(options);
+    data->optDisable = parsed->optDisable;
+    if (llvm::Error error = finalize(std::move(*module), *data))
+      return logged(std::move(error), log);
+    return std::make_unique<ProgramModule>(*this, std::move(data));
+  }
+
   /// Records a linked module's kernels and bitcode in `data` and runs the
   /// target's finalize step (kind Executable).
   llvm::Error finalize(std::unique_ptr<llvm::Module> module, ModuleData &data) const {

@@ -73,7 +73,7 @@ public:
         continue;
       }
       std::string name = facts->properties.deviceName;
-      if (mux::support::logEnabled(mux::support::LogLevel::Debug))
+      if (mux::support::logEnabled(mux::support::LogLevel::Debug, "vulkan"))
         mux::support::log(mux::support::LogLevel::Debug, "vulkan", describeFacts(*facts));
       auto device = Device::create(*instance, std::move(*facts));
       if (!device) {

@@ -61,6 +61,7 @@ std::span<const std::byte> vulkanBuiltinLibrary() {
 std::unique_ptr<Target> createVulkanTarget(VulkanTargetConfig config) {
   ProgramTargetConfig program;
   program.identity = vulkanIdentity(config);
+  program.name = "vulkan";
   program.frontend.triple = POLYMUX_SPIRV_TRIPLE;
   program.frontend.extensions = config.extensions;
   program.frontend.maxClStd = config.maxClStd;

@@ -28,6 +28,8 @@ struct ProgramTargetConfig {
   /// Target::identity(): the compiler, the device and everything else the
   /// binaries depend on.
   std::string identity;
+  /// The target's name in diagnostics (POLYMUX_LOG): "host", "vulkan", ...
+  std::string name;
   FrontendConfig frontend;
   /// Lowers a linked module into the target binary. `data` already holds
   /// the module's kernels, options and -cl-opt-disable. Its errors fail the
