@@ -3,6 +3,8 @@
 // step (ProgramTargetConfig).
 #include "compiler/program_target.h"
 
+#include "compiler_stack.h"
+
 #include "compiler/build_options.h"
 #include "compiler/cpu_pipeline.h"
 #include "compiler/kernel_metadata.h"
@@ -137,6 +139,16 @@ public:
 
   llvm::Expected<std::unique_ptr<Module>> compile(std::string_view source, std::string_view options,
                                                   std::span<const Header> headers, std::string &log) override {
+    return onCompilerStack([&] { return compileModule(source, options, headers, log); });
+  }
+
+  llvm::Expected<std::unique_ptr<Module>> link(std::span<Module *const> modules, std::string_view options,
+                                               std::string &log) override {
+    return onCompilerStack([&] { return linkModule(modules, options, log); });
+  }
+
+  llvm::Expected<std::unique_ptr<Module>> compileModule(std::string_view source, std::string_view options,
+                                                        std::span<const Header> headers, std::string &log) {
     auto parsed = parseBuildOptions(options, OptionsUse::Compile);
     if (!parsed)
       return logged(parsed.takeError(), log);
@@ -153,8 +165,8 @@ public:
     return std::make_unique<ProgramModule>(*this, std::move(data));
   }
 
-  llvm::Expected<std::unique_ptr<Module>> link(std::span<Module *const> modules, std::string_view options,
-                                               std::string &log) override {
+  llvm::Expected<std::unique_ptr<Module>> linkModule(std::span<Module *const> modules, std::string_view options,
+                                                     std::string &log) {
     auto parsed = parseBuildOptions(options, OptionsUse::Link);
     if (!parsed)
       return logged(parsed.takeError(), log);
@@ -199,7 +211,7 @@ public:
   llvm::Expected<std::unique_ptr<Module>> build(std::string_view source, std::string_view options,
                                                 std::string &log) override {
     const auto start = std::chrono::steady_clock::now();
-    auto module = buildModule(source, options, log);
+    auto module = onCompilerStack([&] { return buildModule(source, options, log); });
     if (mux::support::logEnabled(mux::support::LogLevel::Info, "compiler")) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       std::string line = config_.name;

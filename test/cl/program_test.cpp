@@ -71,6 +71,32 @@ TEST_P(ProgramTest, BuildFailureHasLog) {
   expectNoHandle(k);
 }
 
+// Clang recurses once per nesting level: sources nested up to its limit
+// compile, deeper ones fail the build with a log line, and neither takes the
+// application down (2048 levels overflowed an 8 MiB thread stack).
+TEST_P(ProgramTest, DeeplyNestedSourcesBuildOrFailCleanly) {
+  auto nested = [](size_t depth) {
+    return "kernel void nested(global int *p) { p[0] = " + std::string(depth, '(') + "p[1] + 1" +
+           std::string(depth, ')') + "; }";
+  };
+  cl_device_id dev = device();
+  {
+    Program program = build(nested(2000));
+    ASSERT_TRUE(program);
+    Kernel kernel = this->kernel(program, "nested");
+    std::vector<cl_int> values = {0, 41};
+    Mem mem = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, values.size() * sizeof(cl_int), values.data());
+    setArgs(kernel.get(), mem.get());
+    size_t one = 1;
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    EXPECT_EQ(read<cl_int>(mem, 2), (std::vector<cl_int>{42, 41}));
+  }
+  Program tooDeep = fromSource(nested(50000));
+  EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(tooDeep, 1, &dev, nullptr, nullptr, nullptr));
+  std::string log = programBuildLog(tooDeep, dev);
+  EXPECT_NE(log.find("nesting level"), std::string::npos) << "build log:\n" << log;
+}
+
 TEST_P(ProgramTest, BuildOptions) {
   Program withDefine = build(kernels::program_info, "-DVALUE=42");
   ASSERT_TRUE(withDefine);
