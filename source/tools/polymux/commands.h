@@ -18,5 +18,6 @@ enum ExitStatus : int {
 };
 
 int devicesCommand(std::span<char *const> args);
+int compileCommand(std::span<char *const> args);
 
 } // namespace polymux::tool

@@ -15,9 +15,12 @@ without an OpenCL platform or the ICD loader.
 commands:
   devices   list every device of every target in this build, with its limits
             and extensions, and why a target has no device
+  compile   compile OpenCL C offline: diagnostics, program binaries that
+            clCreateProgramWithBinary loads, or a stage of each target's
+            compilation (LLVM IR, assembly, SPIR-V, ELF)
 
 `polymux <command> --help` describes a command.
-Exit status: 0 success, 2 a bad command.
+Exit status: 0 success, 1 a build failed, 2 a bad command.
 )";
 
 } // namespace
@@ -40,6 +43,8 @@ int main(int argc, char **argv) {
   }
   if (command == "devices")
     return devicesCommand(rest);
+  if (command == "compile")
+    return compileCommand(rest);
   llvm::errs() << "polymux: unknown command '" << command << "' (polymux --help)\n";
   return ExitUsage;
 }
