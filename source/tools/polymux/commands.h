@@ -19,5 +19,6 @@ enum ExitStatus : int {
 
 int devicesCommand(std::span<char *const> args);
 int compileCommand(std::span<char *const> args);
+int runCommand(std::span<char *const> args);
 
 } // namespace polymux::tool

@@ -1,4 +1,5 @@
-// polymux: the command-line tool of the Polymux OpenCL implementation.
+// polymux: the command-line tool of the Polymux OpenCL implementation
+// (doc/tool.md).
 #include "commands.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -18,9 +19,11 @@ commands:
   compile   compile OpenCL C offline: diagnostics, program binaries that
             clCreateProgramWithBinary loads, or a stage of each target's
             compilation (LLVM IR, assembly, SPIR-V, ELF)
+  run       run one kernel on several devices with the same inputs and
+            compare the buffers it wrote
 
-`polymux <command> --help` describes a command.
-Exit status: 0 success, 1 a build failed, 2 a bad command.
+`polymux <command> --help` describes a command; doc/tool.md has examples.
+Exit status: 0 success, 1 a build failed or devices disagree, 2 a bad command.
 )";
 
 } // namespace
@@ -45,6 +48,8 @@ int main(int argc, char **argv) {
     return devicesCommand(rest);
   if (command == "compile")
     return compileCommand(rest);
+  if (command == "run")
+    return runCommand(rest);
   llvm::errs() << "polymux: unknown command '" << command << "' (polymux --help)\n";
   return ExitUsage;
 }
