@@ -2,6 +2,7 @@
 
 #include "compiler/target.h"
 #include "mux/device.h"
+#include "mux/support/bound_buffer.h"
 
 #include <algorithm>
 #include <bit>
@@ -119,28 +120,6 @@ std::pair<uint32_t, uint32_t> aluReference(uint32_t gid) {
 
 std::string describe(llvm::Error error) { return llvm::toString(std::move(error)); }
 
-/// A buffer bound to memory of its own.
-struct BoundBuffer {
-  std::unique_ptr<mux::Memory> memory;
-  std::unique_ptr<mux::Buffer> buffer;
-};
-
-llvm::Expected<BoundBuffer> makeBuffer(mux::Device &device, uint64_t size, uint32_t properties) {
-  BoundBuffer bound;
-  auto buffer = device.createBuffer(size);
-  if (!buffer)
-    return buffer.takeError();
-  bound.buffer = std::move(*buffer);
-  auto memory = device.allocateMemory(bound.buffer->memoryRequirements().size, properties,
-                                      bound.buffer->memoryRequirements().alignment);
-  if (!memory)
-    return memory.takeError();
-  bound.memory = std::move(*memory);
-  if (auto error = bound.buffer->bind(*bound.memory, 0))
-    return error;
-  return bound;
-}
-
 mux::KernelArg bufferArg(mux::Buffer &buffer) {
   mux::KernelArg arg;
   arg.kind = mux::KernelArg::Kind::Buffer;
@@ -251,7 +230,7 @@ IntegrityCheckResult IntegrityChecker::run(IntegrityCheckKind kind, std::atomic<
   if (kind == IntegrityCheckKind::Alu) {
     const mux::NDRange range = perComputeUnit(device_, *kernels_->alu);
     const uint64_t items = range.globalSize[0];
-    auto out = makeBuffer(device_, items * 2 * sizeof(uint32_t), resultProperties);
+    auto out = mux::support::createBoundBuffer(device_, items * 2 * sizeof(uint32_t), resultProperties);
     if (!out)
       return couldNotRun(what, describe(out.takeError()));
     auto commands = device_.createCommandBuffer();
@@ -297,10 +276,10 @@ IntegrityCheckResult IntegrityChecker::run(IntegrityCheckKind kind, std::atomic<
   bytes = bytes / kMinMemoryCheckBytes * kMinMemoryCheckBytes;
   if (bytes < kMinMemoryCheckBytes)
     return couldNotRun(what, "less than " + std::to_string(kMinMemoryCheckBytes * 4) + " bytes of memory are free");
-  auto block = makeBuffer(device_, bytes, mux::MemoryDeviceLocal);
+  auto block = mux::support::createBoundBuffer(device_, bytes, mux::MemoryDeviceLocal);
   if (!block)
     return couldNotRun(what, describe(block.takeError()));
-  auto result = makeBuffer(device_, 3 * sizeof(uint32_t), resultProperties);
+  auto result = mux::support::createBoundBuffer(device_, 3 * sizeof(uint32_t), resultProperties);
   if (!result)
     return couldNotRun(what, describe(result.takeError()));
   const uint32_t words = static_cast<uint32_t>(bytes / sizeof(uint32_t));

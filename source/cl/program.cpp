@@ -7,8 +7,6 @@
 #include "program_binary.h"
 #include "program_impl.h"
 
-#include "compiler/build_options.h"
-
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -16,23 +14,6 @@
 #include <new>
 
 namespace polymux::cl {
-
-uint32_t buildFlagsFromOptions(std::string_view options) {
-  auto parsed = compiler::parseBuildOptions(options, compiler::OptionsUse::Build);
-  if (!parsed) {
-    // The compiler rejects these options too; nothing gets built with them.
-    llvm::consumeError(parsed.takeError());
-    return BinaryFlagUniformWorkGroups;
-  }
-  uint32_t flags = 0;
-  if (parsed->kernelArgInfo)
-    flags |= BinaryFlagKernelArgInfo;
-  // Non-uniform work-groups exist from OpenCL C 2.0 on; without -cl-std the
-  // language version is 1.2.
-  if (parsed->uniformWorkGroupSize || parsed->clStd < 200)
-    flags |= BinaryFlagUniformWorkGroups;
-  return flags;
-}
 
 mux::Status takeStatusAndMessage(llvm::Error error, std::string &message) {
   mux::Status status = mux::Status::Success;

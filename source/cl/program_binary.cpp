@@ -1,5 +1,6 @@
 #include "program_binary.h"
 
+#include "compiler/build_options.h"
 #include "mux/status.h"
 
 #include "llvm/Support/Endian.h"
@@ -65,6 +66,23 @@ bool knownType(cl_program_binary_type type) {
 }
 
 } // namespace
+
+uint32_t buildFlagsFromOptions(std::string_view options) {
+  auto parsed = compiler::parseBuildOptions(options, compiler::OptionsUse::Build);
+  if (!parsed) {
+    // The compiler rejects these options too; nothing gets built with them.
+    llvm::consumeError(parsed.takeError());
+    return BinaryFlagUniformWorkGroups;
+  }
+  uint32_t flags = 0;
+  if (parsed->kernelArgInfo)
+    flags |= BinaryFlagKernelArgInfo;
+  // Non-uniform work-groups exist from OpenCL C 2.0 on; without -cl-std the
+  // language version is 1.2.
+  if (parsed->uniformWorkGroupSize || parsed->clStd < 200)
+    flags |= BinaryFlagUniformWorkGroups;
+  return flags;
+}
 
 std::vector<std::byte> encodeProgramBinary(const ProgramBinary &binary) {
   Writer w;

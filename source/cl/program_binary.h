@@ -10,16 +10,22 @@
 //   u32 options size, options bytes (the build options, for CL_PROGRAM_BUILD_OPTIONS)
 //   u64 module size, module bytes (compiler::Module::serialize())
 //   u64 xxh3 checksum of everything before it
+//
+// It is a library of its own (polymux_program_binary), which the `polymux`
+// tool links to write binaries offline (source/tools/polymux).
 #pragma once
 
-#include "object.h"
+#include "compiler/target.h"
 
 #include "llvm/Support/Error.h"
+
+#include <CL/cl.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace polymux::cl {
@@ -39,6 +45,22 @@ struct ProgramBinary {
   std::string options;
   std::vector<std::byte> module;
 };
+
+/// ProgramBinaryFlag bits implied by build options.
+uint32_t buildFlagsFromOptions(std::string_view options);
+
+/// CL_PROGRAM_BINARY_TYPE of a module of `kind`.
+inline cl_program_binary_type binaryTypeOf(compiler::ModuleKind kind) {
+  switch (kind) {
+  case compiler::ModuleKind::CompiledObject:
+    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  case compiler::ModuleKind::Library:
+    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  case compiler::ModuleKind::Executable:
+    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
+  return CL_PROGRAM_BINARY_TYPE_NONE;
+}
 
 std::vector<std::byte> encodeProgramBinary(const ProgramBinary &binary);
 

@@ -84,9 +84,6 @@ struct Program::Impl {
   const DeviceBuild *find(const Device &device) const { return const_cast<Impl *>(this)->find(device); }
 };
 
-/// ProgramBinaryFlag bits implied by build options.
-uint32_t buildFlagsFromOptions(std::string_view options);
-
 /// Maps a HAL/compiler failure to an API error: out of memory and out of
 /// resources keep their codes, everything else becomes `fallback`.
 inline cl_int errorCodeFor(mux::Status status, cl_int fallback) {
@@ -105,18 +102,5 @@ mux::Status takeStatusAndMessage(llvm::Error error, std::string &message);
 
 /// Builds the program object for clCreateProgramWith*/clLinkProgram.
 Program *createProgram(Context &context, ProgramOrigin origin, std::vector<Device *> devices, std::string source);
-
-/// CL_PROGRAM_BINARY_TYPE of a module of `kind`.
-inline cl_program_binary_type binaryTypeOf(compiler::ModuleKind kind) {
-  switch (kind) {
-  case compiler::ModuleKind::CompiledObject:
-    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  case compiler::ModuleKind::Library:
-    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
-  case compiler::ModuleKind::Executable:
-    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  }
-  return CL_PROGRAM_BINARY_TYPE_NONE;
-}
 
 } // namespace polymux::cl

@@ -298,7 +298,20 @@ std::unique_ptr<Target> createProgramTarget(ProgramTargetConfig config) {
   return std::make_unique<ProgramTarget>(std::move(config));
 }
 
+namespace {
+thread_local const BuildObserver *currentObserver = nullptr;
+} // namespace
+
+ScopedBuildObserver::ScopedBuildObserver(BuildObserver observer)
+    : observer_(std::move(observer)), previous_(currentObserver) {
+  currentObserver = &observer_;
+}
+
+ScopedBuildObserver::~ScopedBuildObserver() { currentObserver = previous_; }
+
 void dumpBuild(const llvm::Module &module, std::span<const std::byte> binary, llvm::StringRef extension) {
+  if (currentObserver && *currentObserver)
+    (*currentObserver)(module, binary, extension);
   const char *directory = std::getenv("POLYMUX_DUMP");
   if (!directory || !*directory)
     return;

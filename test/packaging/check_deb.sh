@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package from a finished build directory and checks what
 # it holds: the driver where its ICD file says, the ICD file itself, the
-# public headers, the documentation, and dependencies on the LLVM libraries
-# the driver links and on an OpenCL ICD loader.
+# polymux tool, the public headers, the documentation, and dependencies on
+# the LLVM libraries the driver links and on an OpenCL ICD loader.
 #
 #   test/packaging/check_deb.sh <build directory>
 set -euo pipefail
@@ -25,6 +25,7 @@ expect() { # what, grep pattern, text
 files=$(dpkg-deb -c "$deb" | awk '{print $NF}')
 expect "the ICD file" '^\./etc/OpenCL/vendors/polymux\.icd$' "$files"
 expect "the driver" '^\./usr/lib/(x86_64-linux-gnu/)?libpolymux\.so$' "$files"
+expect "the polymux tool" '^\./usr/bin/polymux$' "$files"
 expect "the extension header" '^\./usr/include/CL/cl_ext_polymux\.h$' "$files"
 expect "the README" '^\./usr/share/doc/polymux/README\.md$' "$files"
 expect "the extension specifications" '^\./usr/share/doc/polymux/extensions/cl_polymux_kernel_exit\.md$' "$files"

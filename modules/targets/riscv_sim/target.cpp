@@ -19,15 +19,18 @@ public:
       device_ = std::move(*device);
       devices_.push_back(device_.get());
     } else {
-      mux::support::log(mux::support::LogLevel::Info, "riscv_sim", "no device: " + llvm::toString(device.takeError()));
+      missing_.push_back(llvm::toString(device.takeError()));
+      mux::support::log(mux::support::LogLevel::Info, "riscv_sim", "no device: " + missing_.back());
     }
   }
   std::string_view name() const override { return "riscv_sim"; }
   std::span<mux::Device *const> devices() override { return devices_; }
+  std::span<const std::string> missingDevices() const override { return missing_; }
 
 private:
   std::unique_ptr<Device> device_;
   std::vector<mux::Device *> devices_;
+  std::vector<std::string> missing_;
 };
 
 } // namespace

@@ -58,7 +58,8 @@ public:
   Target() {
     auto instance = Instance::acquire();
     if (!instance) {
-      logInfo("no devices: " + llvm::toString(instance.takeError()));
+      missing_.push_back(llvm::toString(instance.takeError()));
+      logInfo("no devices: " + missing_.back());
       return;
     }
     uint32_t count = 0;
@@ -69,7 +70,8 @@ public:
     for (VkPhysicalDevice physicalDevice : physicalDevices) {
       auto facts = inspectPhysicalDevice(physicalDevice);
       if (!facts) {
-        logInfo("skipped a device: " + llvm::toString(facts.takeError()));
+        missing_.push_back(llvm::toString(facts.takeError()));
+        logInfo("skipped a device: " + missing_.back());
         continue;
       }
       std::string name = facts->properties.deviceName;
@@ -77,22 +79,27 @@ public:
         mux::support::log(mux::support::LogLevel::Debug, "vulkan", describeFacts(*facts));
       auto device = Device::create(*instance, std::move(*facts));
       if (!device) {
-        logInfo("skipped '" + name + "': " + llvm::toString(device.takeError()));
+        missing_.push_back("'" + name + "': " + llvm::toString(device.takeError()));
+        logInfo("skipped " + missing_.back());
         continue;
       }
       devices_.push_back(std::move(*device));
       pointers_.push_back(devices_.back().get());
     }
+    if (physicalDevices.empty())
+      missing_.push_back("the Vulkan loader found no physical device");
     if (devices_.empty())
       logInfo(physicalDevices.empty() ? "no devices: the Vulkan loader found no physical device"
                                       : "no devices: no physical device has what Polymux needs");
   }
   std::string_view name() const override { return "vulkan"; }
   std::span<mux::Device *const> devices() override { return pointers_; }
+  std::span<const std::string> missingDevices() const override { return missing_; }
 
 private:
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<mux::Device *> pointers_;
+  std::vector<std::string> missing_;
 };
 
 } // namespace

@@ -64,8 +64,30 @@ template <typename Decode> void setBinaryDecoder(ProgramTargetConfig &config, De
 }
 
 /// POLYMUX_DUMP=<directory>: keeps the final IR of a build as `.ll` and its
-/// binary as `.<extension>` there, for debugging. Does nothing otherwise.
+/// binary as `.<extension>` there, for debugging; and hands both to the
+/// calling thread's BuildObserver, if any. Does nothing otherwise.
 void dumpBuild(const llvm::Module &module, std::span<const std::byte> binary, llvm::StringRef extension);
+
+/// Sees what dumpBuild sees: the final IR of each build and its code (the
+/// object, linked program or SPIR-V; empty when the last step refused the
+/// IR), with the extension POLYMUX_DUMP would give the code ("o", "elf",
+/// "spv"). For tools that show a target's stages (`polymux compile --emit`).
+using BuildObserver =
+    std::function<void(const llvm::Module &module, std::span<const std::byte> code, llvm::StringRef extension)>;
+
+/// Installs `observer` for the builds that run on this thread while the
+/// object lives (builds run on the thread that calls compiler::Target).
+class ScopedBuildObserver {
+public:
+  explicit ScopedBuildObserver(BuildObserver observer);
+  ~ScopedBuildObserver();
+  ScopedBuildObserver(const ScopedBuildObserver &) = delete;
+  ScopedBuildObserver &operator=(const ScopedBuildObserver &) = delete;
+
+private:
+  BuildObserver observer_;
+  const BuildObserver *previous_;
+};
 
 /// Hex xxh3 hash of `bytes`, for identities.
 std::string identityHash(llvm::StringRef bytes);

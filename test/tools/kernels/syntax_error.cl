@@ -1,0 +1,3 @@
+kernel void broken(global int *out) {
+  out[get_global_id(0)] = undefined_name;
+}
