@@ -11,6 +11,7 @@
 #include "mux/status.h"
 #include "mux/support/log.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -28,6 +29,23 @@
 #include <cstdlib>
 
 namespace compiler {
+namespace {
+
+thread_local const BuildObserver *currentObserver = nullptr;
+
+/// onCompilerStack, with the calling thread's build observer installed on
+/// the compiler's thread too (ScopedBuildObserver is per thread).
+template <typename Work> std::invoke_result_t<Work &> onObservedCompilerStack(Work &&work) {
+  const BuildObserver *observer = currentObserver;
+  return onCompilerStack([&] {
+    // Restored even on exceptions, and when the work runs on this thread.
+    auto restore = llvm::make_scope_exit([previous = currentObserver] { currentObserver = previous; });
+    currentObserver = observer;
+    return work();
+  });
+}
+
+} // namespace
 namespace {
 
 std::vector<char> writeBitcode(const llvm::Module &module) {
@@ -139,12 +157,12 @@ public:
 
   llvm::Expected<std::unique_ptr<Module>> compile(std::string_view source, std::string_view options,
                                                   std::span<const Header> headers, std::string &log) override {
-    return onCompilerStack([&] { return compileModule(source, options, headers, log); });
+    return onObservedCompilerStack([&] { return compileModule(source, options, headers, log); });
   }
 
   llvm::Expected<std::unique_ptr<Module>> link(std::span<Module *const> modules, std::string_view options,
                                                std::string &log) override {
-    return onCompilerStack([&] { return linkModule(modules, options, log); });
+    return onObservedCompilerStack([&] { return linkModule(modules, options, log); });
   }
 
   llvm::Expected<std::unique_ptr<Module>> compileModule(std::string_view source, std::string_view options,
@@ -211,7 +229,7 @@ public:
   llvm::Expected<std::unique_ptr<Module>> build(std::string_view source, std::string_view options,
                                                 std::string &log) override {
     const auto start = std::chrono::steady_clock::now();
-    auto module = onCompilerStack([&] { return buildModule(source, options, log); });
+    auto module = onObservedCompilerStack([&] { return buildModule(source, options, log); });
     if (mux::support::logEnabled(mux::support::LogLevel::Info, "compiler")) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       std::string line = config_.name;
@@ -297,10 +315,6 @@ llvm::Expected<std::vector<std::byte>> ProgramModule::serialize() const {
 std::unique_ptr<Target> createProgramTarget(ProgramTargetConfig config) {
   return std::make_unique<ProgramTarget>(std::move(config));
 }
-
-namespace {
-thread_local const BuildObserver *currentObserver = nullptr;
-} // namespace
 
 ScopedBuildObserver::ScopedBuildObserver(BuildObserver observer)
     : observer_(std::move(observer)), previous_(currentObserver) {

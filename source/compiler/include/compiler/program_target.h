@@ -76,7 +76,8 @@ using BuildObserver =
     std::function<void(const llvm::Module &module, std::span<const std::byte> code, llvm::StringRef extension)>;
 
 /// Installs `observer` for the builds that run on this thread while the
-/// object lives (builds run on the thread that calls compiler::Target).
+/// object lives (builds are observed from the thread that calls
+/// compiler::Target, though they run on a thread of their own).
 class ScopedBuildObserver {
 public:
   explicit ScopedBuildObserver(BuildObserver observer);
