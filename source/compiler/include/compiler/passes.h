@@ -216,6 +216,12 @@ inline constexpr const char *kCallsKernelExitAttribute = "polymux-calls-kernel-e
 /// generator implements it (the vulkan target reads a launch field).
 inline constexpr const char *kKernelExitRecordFunction = "__polymux_kernel_exit_record";
 
+/// Called by LowerKernelExitPass (RecordFunction) where a work-item that
+/// left goes on with its work-group: from there on, its accesses outside
+/// its buffers are not faults. The vulkan target's GuardBufferAccessesPass
+/// removes the calls.
+inline constexpr const char *kKernelExitLeftFunction = "__polymux_kernel_exit_left";
+
 /// Turns kernel_exit(status) into recording the status in the launch's exit
 /// record (the first status wins, except that a non-zero status replaces a
 /// zero one) and a return, and is_kernel_exiting() into a load of the
