@@ -124,6 +124,18 @@ kernel void ragged_end(global const int *in, global int *out, int n, local int *
   out[i] = scratch[l ^ 1] - mine;
 }
 
+// A loop that only kernel_exit leaves: each work-item leaves in its own
+// round, and its work-group ends once all have left.
+kernel void until_all_left(global int *out, int rounds) {
+  size_t l = get_local_id(0);
+  for (int r = 0;; ++r) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (r == (int)(l % rounds))
+      kernel_exit(5);
+    out[get_global_id(0) * rounds + r] = r + 1;
+  }
+}
+
 // Atomics after a barrier that follows an exit: only the work-items that
 // stayed take a ticket.
 kernel void tickets(global int *counters, global int *out, int leaver) {
@@ -150,6 +162,12 @@ kernel void reduce_after_exit(global const int *in, global int *out, global int 
   out[get_global_id(0)] = scratch[l ^ 1];
 }
 )";
+
+/// Whether the `count` values from `first` all still hold the -1 a test
+/// filled them with: their work-group never started.
+bool untouched(std::vector<cl_int>::const_iterator first, size_t count) {
+  return std::all_of(first, first + count, [](cl_int v) { return v == -1; });
+}
 
 class KernelExitTest : public DeviceTest {
 protected:
@@ -308,7 +326,7 @@ TEST_P(KernelExitTest, AnExitedWorkItemDoesNotHoldUpBarriers) {
   size_t started = 0;
   for (size_t g = 0; g < items / local; ++g) {
     const size_t first = g * local;
-    if (std::all_of(sums.begin() + first, sums.begin() + first + local, [](cl_int v) { return v == -1; }))
+    if (untouched(sums.begin() + first, local))
       continue;
     ++started;
     int expected = 0;
@@ -360,8 +378,8 @@ TEST_P(KernelExitTest, AWorkItemThatLeavesInALoopWithBarriersKeepsItsLocalValues
   size_t started = 0;
   for (size_t g = 0; g < groups; ++g) {
     const size_t first = g * local;
-    auto group = sums.begin() + first * rounds;
-    if (std::all_of(group, group + local * rounds, [](cl_int v) { return v == -1; }))
+    auto group = sums.cbegin() + first * rounds;
+    if (untouched(group, local * rounds))
       continue;
     ++started;
     for (size_t l = 0; l < local; ++l) {
@@ -374,6 +392,37 @@ TEST_P(KernelExitTest, AWorkItemThatLeavesInALoopWithBarriersKeepsItsLocalValues
         EXPECT_EQ(sums[(first + l) * rounds + r], expected) << "group " << g << ", work-item " << l << ", round " << r;
       }
     }
+  }
+  EXPECT_GE(started, 1u);
+}
+
+// Without the way out that vulkan gives such a loop, a GPU would hang here;
+// lavapipe's loop limiter (65,535 iterations) would end it all the same, so
+// test/compiler's KernelExitInALoopThatOnlyExitsLeave... checks the way out.
+TEST_P(KernelExitTest, ALoopThatOnlyKernelExitLeavesEndsOnceAllHaveLeft) {
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
+  Kernel kernel = this->kernel(barriers, "until_all_left");
+  const size_t local = 16, groups = 4, items = groups * local;
+  const cl_int rounds = 5;
+  std::vector<cl_int> marks(items * rounds, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, marks.size() * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), out.get(), rounds);
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 5);
+  std::vector<cl_int> written = read<cl_int>(out, marks.size());
+  size_t started = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    auto group = written.cbegin() + g * local * rounds;
+    if (untouched(group, local * rounds))
+      continue;
+    ++started;
+    // Work-item l writes its rounds before round l % rounds, then nothing.
+    for (size_t l = 0; l < local; ++l)
+      for (cl_int r = 0; r < rounds; ++r)
+        EXPECT_EQ(group[l * rounds + r], r < cl_int(l % rounds) ? r + 1 : -1)
+            << "group " << g << ", work-item " << l << ", round " << r;
   }
   EXPECT_GE(started, 1u);
 }
@@ -418,7 +467,7 @@ TEST_P(KernelExitTest, OnlyTheWorkItemsThatStayDoAtomics) {
   for (size_t g = 0; g < groups; ++g) {
     std::vector<cl_int> taken(tickets.begin() + g * local, tickets.begin() + (g + 1) * local);
     if (counts[g] == 0) {
-      EXPECT_TRUE(std::all_of(taken.begin(), taken.end(), [](cl_int v) { return v == -1; })) << "group " << g;
+      EXPECT_TRUE(untouched(taken.cbegin(), local)) << "group " << g;
       continue;
     }
     ++started;

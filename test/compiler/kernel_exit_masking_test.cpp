@@ -1,8 +1,9 @@
 // LowerKernelExitPass for targets without WorkGroupInfo (vulkan), on
 // hand-written SPIR IR: an exit that a barrier may follow sends the
 // work-item on to the exit's join with its side effects masked; an exit no
-// barrier follows returns; exits whose other ways never meet again before a
-// barrier are build errors.
+// barrier follows returns; a loop that only exits leave gets a way out once
+// all have left; exits whose other ways never meet again before a barrier
+// are build errors.
 #include "compiler/passes.h"
 
 #include "test_support.h"
@@ -341,13 +342,68 @@ CHECK: ret void
 )");
 }
 
-TEST(Passes, KernelExitInALoopThatOnlyExitsLeaveIsABuildErrorBeforeBarriers) {
-  Lowered lowered = lower(R"(
+TEST(Passes, KernelExitInALoopThatOnlyExitsLeaveReturnsOnceAllHaveLeft) {
+  // The loop's barrier orders __global memory only: the count is read
+  // between two added barriers that order __local memory.
+  expectLowering(R"(
 define spir_kernel void @k(ptr addrspace(1) %flag) {
 entry:
   br label %loop
 loop:
-  call void @_Z7barrierj(i32 1)
+  call void @_Z7barrierj(i32 2)
+  %seen = load i32, ptr addrspace(1) %flag
+  %done = icmp ne i32 %seen, 0
+  br i1 %done, label %leave, label %loop
+leave:
+  call void @__polymux_kernel_exit(i32 0)
+  unreachable
+}
+)",
+                 R"(
+CHECK: @k.exit.left = internal addrspace(3) global i32 undef
+CHECK-LABEL: define spir_kernel void @k(
+; Work-item 0 zeroes the count with the start check.
+CHECK: exit.decide:
+CHECK: store i32 0, ptr addrspace(3) @k.exit.left
+CHECK: loop:
+CHECK-NEXT: [[LEFT:%.*]] = phi i1
+CHECK-NEXT: call void @_Z7barrierj(i32 2)
+CHECK-NEXT: call void @_Z7barrierj(i32 1)
+CHECK-NEXT: %left.count = load i32, ptr addrspace(3) @k.exit.left
+CHECK-NEXT: call void @_Z7barrierj(i32 1)
+CHECK-NEXT: [[X:%.*]] = call i64 @_Z14get_local_sizej(i32 0)
+CHECK-NEXT: [[Y:%.*]] = call i64 @_Z14get_local_sizej(i32 1)
+CHECK-NEXT: [[XY:%.*]] = mul i64 [[X]], [[Y]]
+CHECK-NEXT: [[Z:%.*]] = call i64 @_Z14get_local_sizej(i32 2)
+CHECK-NEXT: [[SIZE:%.*]] = mul i64 [[XY]], [[Z]]
+CHECK-NEXT: [[COUNT:%.*]] = zext i32 %left.count to i64
+CHECK-NEXT: %everyone.left = icmp eq i64 [[COUNT]], [[SIZE]]
+CHECK-NEXT: br i1 %everyone.left, label %all.left, label %not.all.left
+; Each work-item counts itself once, when it first leaves.
+CHECK: kernel.exit:
+CHECK: [[RUNNING:%.*]] = xor i1 [[LEFT]], true
+CHECK-NEXT: br i1 [[RUNNING]], label %not.left, label
+CHECK: not.left:
+CHECK-NEXT: cmpxchg
+CHECK-NEXT: cmpxchg
+CHECK-NEXT: atomicrmw add ptr addrspace(3) @k.exit.left, i32 1 syncscope("workgroup") monotonic
+CHECK-NOT: atomicrmw
+CHECK: call void @__polymux_kernel_exit_left()
+CHECK-NEXT: br label %loop
+CHECK: all.left:
+CHECK-NEXT: ret void
+)");
+}
+
+TEST(Passes, KernelExitInALoopThatOnlyExitsLeaveWithSubGroupBarriersIsABuildError) {
+  // Sub-groups may read the count at different times: no way out for them.
+  Lowered lowered = lower(R"(
+declare void @_Z17sub_group_barrierj(i32) convergent nounwind
+define spir_kernel void @k(ptr addrspace(1) %flag) {
+entry:
+  br label %loop
+loop:
+  call void @_Z17sub_group_barrierj(i32 1)
   %seen = load i32, ptr addrspace(1) %flag
   %done = icmp ne i32 %seen, 0
   br i1 %done, label %leave, label %loop

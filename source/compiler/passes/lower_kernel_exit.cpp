@@ -6,14 +6,16 @@
 // (doc/extensions/cl_polymux_kernel_exit.md). There, a work-item that
 // returned would never reach a later barrier, so an exit that a barrier may
 // follow sends the work-item on from the exit's join instead, with its side
-// effects masked (exit_join.h, mask_after_kernel_exit.h).
+// effects masked (exit_join.h, mask_after_kernel_exit.h, exit_all_left.h).
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
+#include "exit_all_left.h"
 #include "exit_join.h"
 #include "mask_after_kernel_exit.h"
 #include "work_group_info_fields.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -115,9 +117,20 @@ void addExitEdge(llvm::BasicBlock &join, llvm::BasicBlock &exit) {
 /// The kernel_exit calls of `kernel`, on a target without WorkGroupInfo. A
 /// barrier that runs after an exit call must see the work-item that left:
 /// it goes on at the exit's join with a flag set (`left`) and its side
-/// effects masked. Exits that no barrier follows end the work-item.
-void lowerExitsOfKernel(llvm::Function &kernel, llvm::ArrayRef<llvm::CallInst *> exits) {
+/// effects masked. Exits that no barrier follows end the work-item. Returns
+/// the __local count of the work-items that left, where loops that only
+/// kernel_exit leaves need one (exit_all_left.h).
+llvm::GlobalVariable *lowerExitsOfKernel(llvm::Function &kernel, llvm::ArrayRef<llvm::CallInst *> exits) {
   llvm::LLVMContext &context = kernel.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  auto *leftCount = new llvm::GlobalVariable(
+      *kernel.getParent(), i32, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(i32),
+      kernel.getName() + ".exit.left", nullptr, llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
+  leftCount->setAlignment(llvm::Align(4));
+  if (!returnOnceAllLeft(kernel, *leftCount)) {
+    leftCount->eraseFromParent();
+    leftCount = nullptr;
+  }
   // First every exit with a join goes on there. Each exit's region and join
   // are found with the exits before it already rewired, so that an exit
   // nested in another's way is part of the outer one's region.
@@ -170,7 +183,7 @@ void lowerExitsOfKernel(llvm::Function &kernel, llvm::ArrayRef<llvm::CallInst *>
                            ", and barriers follow; on this device a work-item that has left cannot pass the "
                            "barriers of its work-group there");
   if (continuing.empty())
-    return;
+    return leftCount;
   llvm::BasicBlock &entry = kernel.getEntryBlock();
   llvm::IRBuilder<> builder(&entry, entry.getFirstInsertionPt());
   llvm::AllocaInst *left = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "left");
@@ -178,6 +191,10 @@ void lowerExitsOfKernel(llvm::Function &kernel, llvm::ArrayRef<llvm::CallInst *>
   llvm::SmallVector<llvm::BasicBlock *, 4> joins;
   for (auto [exit, join] : continuing) {
     builder.SetInsertPoint(exit->getTerminator());
+    // Counted while the flag is still clear: the first time only.
+    if (leftCount)
+      builder.CreateAtomicRMW(llvm::AtomicRMWInst::Add, leftCount, builder.getInt32(1), llvm::Align(4),
+                              llvm::AtomicOrdering::Monotonic, context.getOrInsertSyncScopeID("workgroup"));
     builder.CreateStore(builder.getTrue(), left);
     builder.CreateCall(exitLeftFunction(*kernel.getParent()));
     if (!llvm::is_contained(joins, join))
@@ -185,6 +202,7 @@ void lowerExitsOfKernel(llvm::Function &kernel, llvm::ArrayRef<llvm::CallInst *>
   }
   llvm::EliminateUnreachableBlocks(kernel);
   maskAfterKernelExit(kernel, *left, joins);
+  return leftCount;
 }
 
 void lowerIsExiting(llvm::CallInst &call, RecordSource source) {
@@ -198,8 +216,8 @@ void lowerIsExiting(llvm::CallInst &call, RecordSource source) {
 /// with "if the record is set, this work-group does nothing". Work-item 0
 /// decides for its work-group (a __local flag, then a barrier), so that a
 /// work-group runs whole or not at all, however its work-items are
-/// scheduled.
-void guardWorkGroupStart(llvm::Function &kernel) {
+/// scheduled. It also zeroes `leftCount` where there is one.
+void guardWorkGroupStart(llvm::Function &kernel, llvm::GlobalVariable *leftCount) {
   llvm::Module &module = *kernel.getParent();
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
@@ -223,6 +241,8 @@ void guardWorkGroupStart(llvm::Function &kernel) {
   builder.SetInsertPoint(decide);
   builder.CreateStore(builder.CreateZExt(isExiting(builder, exitRecord(builder, RecordSource::RecordFunction)), i32),
                       decided);
+  if (leftCount)
+    builder.CreateStore(builder.getInt32(0), leftCount);
   builder.CreateBr(wait);
 
   builder.SetInsertPoint(wait);
@@ -275,6 +295,7 @@ llvm::PreservedAnalyses LowerKernelExitPass::run(llvm::Module &module, llvm::Mod
     else if (source == RecordSource::WorkGroupInfo)
       lowerExit(*call, source);
   }
+  llvm::DenseMap<llvm::Function *, llvm::GlobalVariable *> leftCounts;
   if (source == RecordSource::RecordFunction)
     for (llvm::Function &kernel : module) {
       if (!exiting.contains(&kernel))
@@ -285,13 +306,13 @@ llvm::PreservedAnalyses LowerKernelExitPass::run(llvm::Module &module, llvm::Mod
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
             call && call->getCalledFunction() && call->getCalledFunction()->getName() == kKernelExitFunction)
           exits.push_back(call);
-      lowerExitsOfKernel(kernel, exits);
+      leftCounts[&kernel] = lowerExitsOfKernel(kernel, exits);
     }
   for (llvm::Function *function : changed)
     llvm::EliminateUnreachableBlocks(*function);
   if (source == RecordSource::RecordFunction)
     for (llvm::Function *kernel : exiting)
-      guardWorkGroupStart(*kernel);
+      guardWorkGroupStart(*kernel, leftCounts.lookup(kernel));
   return llvm::PreservedAnalyses::none();
 }
 

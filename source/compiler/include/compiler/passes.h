@@ -234,9 +234,11 @@ inline constexpr const char *kKernelExitLeftFunction = "__polymux_kernel_exit_le
 /// own, or one of the work-group functions LowerGroupBuiltinsPass lowered
 /// before) does not return: the work-item goes on from where the ways
 /// around the exit meet again (passes/exit_join.h), with its side effects
-/// masked (passes/mask_after_kernel_exit.h). Where those ways never meet
-/// again before a barrier, the exit is a build error. Calls left elsewhere
-/// are build errors.
+/// masked (passes/mask_after_kernel_exit.h); a loop with work-group
+/// barriers that only kernel_exit leaves returns once the whole work-group
+/// has left (passes/exit_all_left.h). Where those ways never meet again
+/// before a barrier, the exit is a build error. Calls left elsewhere are
+/// build errors.
 struct LowerKernelExitPass : llvm::PassInfoMixin<LowerKernelExitPass> {
   enum class RecordSource { WorkGroupInfo, RecordFunction };
   explicit LowerKernelExitPass(RecordSource source = RecordSource::WorkGroupInfo) : source(source) {}
