@@ -3,6 +3,7 @@
 // the implementation's codes for faults, on every device that reports the
 // extension (doc/extensions/cl_polymux_kernel_exit.md).
 #include "cl_test.h"
+#include "group_reference.h"
 
 #include <CL/cl_ext_polymux.h>
 
@@ -65,9 +66,9 @@ kernel void wild(global int *out, ulong address) {
 }
 )";
 
-// Kernels that call kernel_exit and barrier(): the CPU-like targets run
-// them; the vulkan target rejects them (a GPU work-item that left cannot
-// pass its work-group's barriers).
+// Kernels that call kernel_exit and barrier(). CPU-like targets run the
+// other work-items of a group without the one that left; the vulkan target
+// sends it on to the barriers with its side effects masked.
 constexpr const char *kBarrierSource = R"(
 // A work-item that leaves before a barrier counts as having reached it.
 kernel void barrier_sum(global const int *in, global int *out, local int *scratch) {
@@ -92,7 +93,81 @@ kernel void observe(global int *seen) {
   seen[get_global_id(0)] = is_kernel_exiting();
 }
 
+// A work-item leaves inside a loop with barriers; the rest of its group goes
+// round. What it stored in __local memory before it left stays there, and
+// it stores nothing after.
+kernel void loop_exit(global const int *in, global int *out, local int *scratch, int rounds, int leaver,
+                      int round) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    scratch[l] = in[get_global_id(0)] * (r + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == leaver && r == round)
+      kernel_exit(6);
+    acc += scratch[(l + 1) % n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0) * rounds + r] = acc;
+  }
+}
+
+// Work-items past the end of the data leave; those that stay swap values
+// through __local memory. Where a work-item that left goes on, its accesses
+// past the end are no faults.
+kernel void ragged_end(global const int *in, global int *out, int n, local int *scratch) {
+  size_t i = get_global_id(0), l = get_local_id(0);
+  if (i >= n)
+    kernel_exit(3);
+  int mine = in[i];
+  scratch[l] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = scratch[l ^ 1] - mine;
+}
+
+// A loop that only kernel_exit leaves: each work-item leaves in its own
+// round, and its work-group ends once all have left.
+kernel void until_all_left(global int *out, int rounds) {
+  size_t l = get_local_id(0);
+  for (int r = 0;; ++r) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (r == (int)(l % rounds))
+      kernel_exit(5);
+    out[get_global_id(0) * rounds + r] = r + 1;
+  }
+}
+
+// Atomics after a barrier that follows an exit: only the work-items that
+// stayed take a ticket.
+kernel void tickets(global int *counters, global int *out, int leaver) {
+  size_t l = get_local_id(0);
+  if (l == leaver)
+    kernel_exit(1);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[get_global_id(0)] = atomic_inc(&counters[get_group_id(0)]);
+}
 )";
+
+// A work-item leaves before a work-group function. Its contribution, and so
+// the result, are unspecified; the others get past it and on through the
+// barrier after it.
+constexpr const char *kCollectiveSource = R"(
+kernel void reduce_after_exit(global const int *in, global int *out, global int *sums, local int *scratch,
+                              int leaver) {
+  size_t l = get_local_id(0);
+  if (l == leaver)
+    kernel_exit(4);
+  sums[get_global_id(0)] = work_group_reduce_add(in[get_global_id(0)]);
+  scratch[l] = in[get_global_id(0)] + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[l ^ 1];
+}
+)";
+
+/// Whether the `count` values from `first` all still hold the -1 a test
+/// filled them with: their work-group never started.
+bool untouched(std::vector<cl_int>::const_iterator first, size_t count) {
+  return std::all_of(first, first + count, [](cl_int v) { return v == -1; });
+}
 
 class KernelExitTest : public DeviceTest {
 protected:
@@ -129,26 +204,6 @@ protected:
     EXPECT_CL(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
     return status;
   }
-  /// kBarrierSource built, or empty where the device rejects it as the
-  /// extension says (then the test ends as skipped, after checking the log).
-  Program buildBarrierKernels() {
-    // Polymux's own CPU-like devices: host and riscv_sim.
-    if (deviceString(device(), CL_DEVICE_NAME).rfind("Polymux ", 0) == 0)
-      return build(kBarrierSource);
-    const char *source = kBarrierSource;
-    cl_int error = CL_SUCCESS;
-    Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &error));
-    EXPECT_CL(error);
-    cl_device_id dev = device();
-    EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
-    size_t size = 0;
-    EXPECT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size));
-    std::string log(size, '\0');
-    EXPECT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr));
-    EXPECT_NE(log.find("calls kernel_exit and uses barriers"), std::string::npos) << log;
-    return Program();
-  }
-
   /// Runs `kernel` over `global` work-items (groups of `local`, 0: any).
   Event run(cl_kernel kernel, size_t global, size_t local = 0) {
     Event event;
@@ -254,9 +309,8 @@ TEST_P(KernelExitTest, TheCallingWorkItemStopsAtOnceEvenInAHelper) {
 }
 
 TEST_P(KernelExitTest, AnExitedWorkItemDoesNotHoldUpBarriers) {
-  Program barriers = buildBarrierKernels();
-  if (!barriers)
-    GTEST_SKIP() << "the device rejects kernel_exit with barriers, as documented";
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
   Kernel kernel = this->kernel(barriers, "barrier_sum");
   const size_t local = 8, items = 4 * local;
   std::vector<cl_int> values(items);
@@ -275,7 +329,7 @@ TEST_P(KernelExitTest, AnExitedWorkItemDoesNotHoldUpBarriers) {
   size_t started = 0;
   for (size_t g = 0; g < items / local; ++g) {
     const size_t first = g * local;
-    if (std::all_of(sums.begin() + first, sums.begin() + first + local, [](cl_int v) { return v == -1; }))
+    if (untouched(sums.begin() + first, local))
       continue;
     ++started;
     int expected = 0;
@@ -288,9 +342,8 @@ TEST_P(KernelExitTest, AnExitedWorkItemDoesNotHoldUpBarriers) {
 }
 
 TEST_P(KernelExitTest, TheRestOfTheWorkGroupSeesTheExit) {
-  Program barriers = buildBarrierKernels();
-  if (!barriers)
-    GTEST_SKIP() << "the device rejects kernel_exit with barriers, as documented";
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
   Kernel kernel = this->kernel(barriers, "observe");
   const size_t local = 16;
   std::vector<cl_int> marks(local, -1);
@@ -302,6 +355,162 @@ TEST_P(KernelExitTest, TheRestOfTheWorkGroupSeesTheExit) {
   EXPECT_EQ(values[0], -1); // it left
   for (size_t l = 1; l < local; ++l)
     EXPECT_EQ(values[l], 1) << "work-item " << l;
+}
+
+TEST_P(KernelExitTest, AWorkItemThatLeavesInALoopWithBarriersKeepsItsLocalValuesAndStoresNothing) {
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
+  Kernel kernel = this->kernel(barriers, "loop_exit");
+  const size_t local = 16, groups = 4, items = groups * local;
+  const cl_int rounds = 5, leaver = 6, round = 2;
+  std::vector<cl_int> values(items);
+  for (size_t i = 0; i < items; ++i)
+    values[i] = cl_int(3 * i + 1);
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), values.data());
+  std::vector<cl_int> marks(items * rounds, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, marks.size() * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), in.get(), out.get());
+  ASSERT_CL(clSetKernelArg(kernel, 2, local * sizeof(cl_int), nullptr));
+  ASSERT_CL(setArg(kernel.get(), 3, rounds));
+  ASSERT_CL(setArg(kernel.get(), 4, leaver));
+  ASSERT_CL(setArg(kernel.get(), 5, round));
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 6);
+  std::vector<cl_int> sums = read<cl_int>(out, marks.size());
+  size_t started = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    const size_t first = g * local;
+    auto group = sums.cbegin() + first * rounds;
+    if (untouched(group, local * rounds))
+      continue;
+    ++started;
+    for (size_t l = 0; l < local; ++l) {
+      const size_t next = (l + 1) % local;
+      cl_int acc = 0;
+      for (cl_int r = 0; r < rounds; ++r) {
+        // The leaver's slot keeps what it stored in the round it left.
+        acc += values[first + next] * (next == size_t(leaver) && r > round ? round + 1 : r + 1);
+        cl_int expected = l == size_t(leaver) && r >= round ? -1 : acc;
+        EXPECT_EQ(sums[(first + l) * rounds + r], expected) << "group " << g << ", work-item " << l << ", round " << r;
+      }
+    }
+  }
+  EXPECT_GE(started, 1u);
+}
+
+// Without the way out that vulkan gives such a loop, a GPU would hang here;
+// lavapipe's loop limiter (65,535 iterations) would end it all the same, so
+// test/compiler's KernelExitInALoopThatOnlyExitsLeave... checks the way out.
+TEST_P(KernelExitTest, ALoopThatOnlyKernelExitLeavesEndsOnceAllHaveLeft) {
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
+  Kernel kernel = this->kernel(barriers, "until_all_left");
+  const size_t local = 16, groups = 4, items = groups * local;
+  const cl_int rounds = 5;
+  std::vector<cl_int> marks(items * rounds, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, marks.size() * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), out.get(), rounds);
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 5);
+  std::vector<cl_int> written = read<cl_int>(out, marks.size());
+  size_t started = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    auto group = written.cbegin() + g * local * rounds;
+    if (untouched(group, local * rounds))
+      continue;
+    ++started;
+    // Work-item l writes its rounds before round l % rounds, then nothing.
+    for (size_t l = 0; l < local; ++l)
+      for (cl_int r = 0; r < rounds; ++r)
+        EXPECT_EQ(group[l * rounds + r], r < cl_int(l % rounds) ? r + 1 : -1)
+            << "group " << g << ", work-item " << l << ", round " << r;
+  }
+  EXPECT_GE(started, 1u);
+}
+
+TEST_P(KernelExitTest, WorkItemsThatLeaveBeforeABarrierDoNotFaultOnTheirWay) {
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
+  Kernel kernel = this->kernel(barriers, "ragged_end");
+  // One work-group, whose last 12 work-items are past the end of `in`.
+  const size_t items = 32;
+  const cl_int n = 20;
+  std::vector<cl_int> values(n);
+  std::iota(values.begin(), values.end(), 100);
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), values.data());
+  std::vector<cl_int> marks(items, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), in.get(), out.get(), n);
+  ASSERT_CL(clSetKernelArg(kernel, 3, items * sizeof(cl_int), nullptr));
+  Event event = run(kernel, items, items);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 3);
+  EXPECT_EQ(exitMessage(event), "");
+  std::vector<cl_int> swapped = read<cl_int>(out, items);
+  for (size_t i = 0; i < items; ++i)
+    EXPECT_EQ(swapped[i], i < size_t(n) ? values[i ^ 1] - values[i] : -1) << "work-item " << i;
+}
+
+TEST_P(KernelExitTest, OnlyTheWorkItemsThatStayDoAtomics) {
+  Program barriers = build(kBarrierSource);
+  ASSERT_TRUE(barriers);
+  Kernel kernel = this->kernel(barriers, "tickets");
+  const size_t local = 16, groups = 4, items = groups * local;
+  std::vector<cl_int> zeros(groups, 0), marks(items, -1);
+  Mem counters = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, groups * sizeof(cl_int), zeros.data());
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), counters.get(), out.get(), cl_int(0));
+  Event event = run(kernel, items, local);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 1);
+  std::vector<cl_int> counts = read<cl_int>(counters, groups), tickets = read<cl_int>(out, items);
+  size_t started = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    std::vector<cl_int> taken(tickets.begin() + g * local, tickets.begin() + (g + 1) * local);
+    if (counts[g] == 0) {
+      EXPECT_TRUE(untouched(taken.cbegin(), local)) << "group " << g;
+      continue;
+    }
+    ++started;
+    // Work-item 0 left: the others took the tickets 0 .. local - 2.
+    EXPECT_EQ(counts[g], cl_int(local - 1)) << "group " << g;
+    EXPECT_EQ(taken[0], -1) << "group " << g;
+    std::sort(taken.begin() + 1, taken.end());
+    for (size_t l = 1; l < local; ++l)
+      EXPECT_EQ(taken[l], cl_int(l - 1)) << "group " << g;
+  }
+  EXPECT_GE(started, 1u);
+}
+
+TEST_P(KernelExitTest, TheOthersGetPastAWorkGroupFunctionAfterAWorkItemLeft) {
+  if (!deviceInfo<cl_bool>(device(), CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT))
+    GTEST_SKIP() << "the device has no work-group collective functions";
+  Program program = build(kCollectiveSource, cltest::groups::clStdOption(device()));
+  ASSERT_TRUE(program);
+  Kernel kernel = this->kernel(program, "reduce_after_exit");
+  const size_t items = 32;
+  const cl_int leaver = 5;
+  std::vector<cl_int> values(items);
+  std::iota(values.begin(), values.end(), 7);
+  Mem in = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), values.data());
+  std::vector<cl_int> marks(items, -1);
+  Mem out = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), marks.data());
+  Mem sums = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * sizeof(cl_int), marks.data());
+  setArgs(kernel.get(), in.get(), out.get(), sums.get());
+  ASSERT_CL(clSetKernelArg(kernel, 3, items * sizeof(cl_int), nullptr));
+  ASSERT_CL(setArg(kernel.get(), 4, leaver));
+  Event event = run(kernel, items, items);
+  EXPECT_EQ(executionStatus(event), CL_COMPLETE);
+  EXPECT_EQ(exitCode(event), 4);
+  std::vector<cl_int> swapped = read<cl_int>(out, items), reduced = read<cl_int>(sums, items);
+  // The sums are unspecified; the leaver stored none, its partner read its
+  // slot, which it never wrote.
+  EXPECT_EQ(reduced[leaver], -1);
+  for (size_t i = 0; i < items; ++i)
+    if (i != size_t(leaver ^ 1))
+      EXPECT_EQ(swapped[i], i == size_t(leaver) ? -1 : values[i ^ 1] + 1) << "work-item " << i;
 }
 
 TEST_P(KernelExitTest, TheReservedStatusBecomesInvalidStatus) {

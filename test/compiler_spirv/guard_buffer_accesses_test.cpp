@@ -183,6 +183,36 @@ TEST(GuardBufferAccesses, ChecksAreNotSharedAcrossBlocksOrCallsThatMayNotReturn)
   EXPECT_EQ(checkCount(guarded.text), 3u) << guarded.text;
 }
 
+TEST(GuardBufferAccesses, AWorkItemThatLeftAtAKernelExitReportsNoFaults) {
+  // Two loads of one block at constant offsets, either side of the place
+  // where the work-item left (lower_kernel_exit.cpp marks it).
+  Guarded guarded = guard(R"(
+    declare void @__polymux_kernel_exit_left() nounwind willreturn
+    define spir_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+      %before = load i32, ptr addrspace(1) %in, align 4
+      call void @__polymux_kernel_exit_left()
+      %next = getelementptr i32, ptr addrspace(1) %in, i64 1
+      %after = load i32, ptr addrspace(1) %next, align 4
+      %sum = add i32 %before, %after
+      store i32 %sum, ptr addrspace(1) %out, align 4
+      ret void
+    })");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  // The mark is gone; the loads have a check each, not one shared across it.
+  EXPECT_EQ(guarded.text.find("__polymux_kernel_exit_left"), std::string::npos) << guarded.text;
+  EXPECT_EQ(checkCount(guarded.text), 3u) << guarded.text;
+  // Each check's fault is `outside and not left`: the first one's counts,
+  // the two after the mark are no faults.
+  auto count = [&](const char *pattern) {
+    std::regex regex(pattern);
+    return std::distance(std::sregex_iterator(guarded.text.begin(), guarded.text.end(), regex), std::sregex_iterator());
+  };
+  EXPECT_EQ(count(R"(%access\.fault\d* = and i1 %access\.outside\d*, %\d+)"), 3) << guarded.text;
+  EXPECT_EQ(count(R"(= xor i1 false, true)"), 1) << guarded.text;
+  EXPECT_EQ(count(R"(= xor i1 true, true)"), 2) << guarded.text;
+}
+
 TEST(GuardBufferAccesses, PointersOfUnknownOriginAreCheckedAgainstEveryRange) {
   Guarded guarded = guard(R"(
     @table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]

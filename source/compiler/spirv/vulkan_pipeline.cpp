@@ -45,6 +45,8 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     groups.resultSlotAfterItems = false;
     passes.addPass(LowerGroupBuiltinsPass(groups));
     passes.addPass(LowerPrintfPass(LowerPrintfPass::BufferSource::BufferFunction));
+    // After the work-group functions' lowering: a work-item that leaves
+    // before one of their barriers must go on to it (lower_kernel_exit.cpp).
     passes.addPass(LowerKernelExitPass(LowerKernelExitPass::RecordSource::RecordFunction));
     passes.addPass(PlainPrivateAccessesPass());
     runModulePasses(module, passes);

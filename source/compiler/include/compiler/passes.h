@@ -216,6 +216,12 @@ inline constexpr const char *kCallsKernelExitAttribute = "polymux-calls-kernel-e
 /// generator implements it (the vulkan target reads a launch field).
 inline constexpr const char *kKernelExitRecordFunction = "__polymux_kernel_exit_record";
 
+/// Called by LowerKernelExitPass (RecordFunction) where a work-item that
+/// left goes on with its work-group: from there on, its accesses outside
+/// its buffers are not faults. The vulkan target's GuardBufferAccessesPass
+/// removes the calls.
+inline constexpr const char *kKernelExitLeftFunction = "__polymux_kernel_exit_left";
+
 /// Turns kernel_exit(status) into recording the status in the launch's exit
 /// record (the first status wins, except that a non-zero status replaces a
 /// zero one) and a return, and is_kernel_exiting() into a load of the
@@ -223,9 +229,16 @@ inline constexpr const char *kKernelExitRecordFunction = "__polymux_kernel_exit_
 /// functions, whose runtime starts no work-group once the record is set.
 /// Targets without one (RecordFunction) lower the calls of kernels, each of
 /// which then starts with a work-group-uniform check of the record (one
-/// __local flag and a barrier); a kernel that also calls a barrier itself
-/// is a build error there, because a work-item that left would never reach
-/// it. Calls left elsewhere are build errors.
+/// __local flag and a barrier). There a work-item that returned would never
+/// reach a later barrier, so an exit that a barrier may follow (the kernel's
+/// own, or one of the work-group functions LowerGroupBuiltinsPass lowered
+/// before) does not return: the work-item goes on from where the ways
+/// around the exit meet again (passes/exit_join.h), with its side effects
+/// masked (passes/mask_after_kernel_exit.h); a loop with work-group
+/// barriers that only kernel_exit leaves returns once the whole work-group
+/// has left (passes/exit_all_left.h). Where those ways never meet again
+/// before a barrier, the exit is a build error. Calls left elsewhere are
+/// build errors.
 struct LowerKernelExitPass : llvm::PassInfoMixin<LowerKernelExitPass> {
   enum class RecordSource { WorkGroupInfo, RecordFunction };
   explicit LowerKernelExitPass(RecordSource source = RecordSource::WorkGroupInfo) : source(source) {}

@@ -29,6 +29,13 @@
 // vectors from bytes had 9,600 checks, one per byte loaded or stored; it has
 // six now.
 //
+// A work-item that has left at a kernel_exit but goes on with its
+// work-group (lower_kernel_exit.cpp; a kKernelExitLeftFunction call marks
+// the place) reports no fault from there on: what it does there is not the
+// program's. A flag set at the mark keeps its failed checks out of the
+// report (their accesses still use the scratch area), and check groups end
+// at the mark.
+//
 // Runs last, on the structurised CFG, after the LoadStoreVectorizer (which
 // must see the unchecked pointers to join accesses).
 #include "passes/vulkan_passes.h"
@@ -80,16 +87,30 @@ public:
         i64_(llvm::Type::getInt64Ty(context_)), globalsRange_(kernel.arg_size()) {}
 
   bool run() {
+    for (llvm::Instruction &instruction : llvm::instructions(kernel_))
+      if (calls(instruction, kKernelExitLeftFunction))
+        exitsLeft_.push_back(&instruction);
     collect();
-    if (accesses_.empty())
-      return false;
+    if (accesses_.empty()) {
+      for (llvm::Instruction *call : exitsLeft_)
+        call->eraseFromParent();
+      return !exitsLeft_.empty();
+    }
     formGroups();
     loadBounds();
     for (const CheckGroup &group : groups_)
       guard(group);
     reportAtReturns();
+    llvm::SmallVector<llvm::AllocaInst *, 3> variables{faulted_, address_};
+    if (left_) {
+      for (llvm::Instruction *call : exitsLeft_) {
+        new llvm::StoreInst(llvm::ConstantInt::getTrue(context_), left_, call->getIterator());
+        call->eraseFromParent();
+      }
+      variables.push_back(left_);
+    }
     llvm::DominatorTree dominators(kernel_);
-    llvm::PromoteMemToReg({faulted_, address_}, dominators);
+    llvm::PromoteMemToReg(variables, dominators);
     return true;
   }
 
@@ -154,6 +175,11 @@ private:
       access.ranges.push_back(range);
   }
 
+  static bool calls(const llvm::Instruction &instruction, llvm::StringRef name) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+    return call && call->getCalledFunction() && call->getCalledFunction()->getName() == name;
+  }
+
   /// Memory the runtime gives the launch itself (the printf buffer, the
   /// kernel_exit record): always there, never out of range.
   static bool isLaunchBuffer(const llvm::Value *origin) {
@@ -197,6 +223,10 @@ private:
     address_ = builder.CreateAlloca(i64_, nullptr, "access.address");
     builder.CreateStore(builder.getFalse(), faulted_);
     builder.CreateStore(llvm::ConstantInt::get(i64_, 0), address_);
+    if (!exitsLeft_.empty()) {
+      left_ = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "access.left");
+      builder.CreateStore(builder.getFalse(), left_);
+    }
   }
 
   /// size < length ? 0 : size - length + 1
@@ -219,7 +249,10 @@ private:
         if (auto found = accessesOf.find(&instruction); found != accessesOf.end())
           for (unsigned index : found->second)
             addToGroup(index, open);
-        if (!llvm::isGuaranteedToTransferExecutionToSuccessor(&instruction))
+        // A check made before a work-item leaves at a kernel_exit must not
+        // cover accesses after it, whose faults do not count.
+        if (!llvm::isGuaranteedToTransferExecutionToSuccessor(&instruction) ||
+            calls(instruction, kKernelExitLeftFunction))
           open.clear();
       }
     }
@@ -290,8 +323,15 @@ private:
       inside = inside ? builder.CreateOr(inside, fits) : fits;
     }
     llvm::Value *outside = builder.CreateNot(inside, "access.outside");
-    builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), faulted_), outside), faulted_);
-    builder.CreateStore(builder.CreateSelect(outside, address, builder.CreateLoad(i64_, address_)), address_);
+    // A work-item that left at a kernel_exit and goes on with its
+    // work-group (lower_kernel_exit.cpp) has no faults: its accesses are
+    // not the program's.
+    llvm::Value *fault = outside;
+    if (left_)
+      fault =
+          builder.CreateAnd(outside, builder.CreateNot(builder.CreateLoad(builder.getInt1Ty(), left_)), "access.fault");
+    builder.CreateStore(builder.CreateOr(builder.CreateLoad(builder.getInt1Ty(), faulted_), fault), faulted_);
+    builder.CreateStore(builder.CreateSelect(fault, address, builder.CreateLoad(i64_, address_)), address_);
     return inside;
   }
 
@@ -338,6 +378,9 @@ private:
   std::map<std::pair<unsigned, uint64_t>, llvm::Value *> starts_;      ///< (range, length) -> startCount
   llvm::AllocaInst *faulted_ = nullptr;
   llvm::AllocaInst *address_ = nullptr;
+  /// The kKernelExitLeftFunction calls, and the flag they set.
+  llvm::SmallVector<llvm::Instruction *, 2> exitsLeft_;
+  llvm::AllocaInst *left_ = nullptr;
 };
 
 } // namespace
@@ -347,6 +390,8 @@ llvm::PreservedAnalyses GuardBufferAccessesPass::run(llvm::Module &module, llvm:
   for (llvm::Function &function : module)
     if (!function.isDeclaration() && isKernel(function))
       changed |= KernelGuard(function).run();
+  if (llvm::Function *left = module.getFunction(kKernelExitLeftFunction); left && left->use_empty())
+    left->eraseFromParent();
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
