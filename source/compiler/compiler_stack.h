@@ -5,6 +5,7 @@
 // failing the build.
 #pragma once
 
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <optional>
