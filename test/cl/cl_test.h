@@ -210,3 +210,8 @@ private:
   INSTANTIATE_TEST_SUITE_P(Devices, Suite, testing::ValuesIn(::cltest::devicesUnderTest()), ::cltest::deviceParamName)
 
 } // namespace cltest
+
+// gtest looks printers up through the pointee's namespace (the global one for
+// _cl_device_id), so a failing parameterised test names its device instead of
+// printing an address.
+inline void PrintTo(cl_device_id device, std::ostream *os) { *os << ::cltest::deviceString(device, CL_DEVICE_NAME); }

@@ -614,6 +614,7 @@ std::string caseName(const Case &c) {
   std::string prefix = c.mode == Mode::Half ? "half_" : c.mode == Mode::Native ? "native_" : "";
   return prefix + c.f->name + (c.fmt == Format::F32 ? "_float" : "_double");
 }
+void PrintTo(const Case &c, std::ostream *os) { *os << caseName(c); }
 
 class MathAccuracyTest : public testing::TestWithParam<std::tuple<cl_device_id, Case>> {
 protected:

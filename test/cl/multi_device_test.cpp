@@ -60,6 +60,8 @@ std::vector<cl_int> sequence(cl_int first, cl_int step = 1, size_t count = kCoun
 
 /// Where migrations go: Polymux's choice, or always through host staging.
 enum class Path { Chosen, Staged };
+const char *name(Path path) { return path == Path::Staged ? "Staged" : "Chosen"; }
+void PrintTo(Path path, std::ostream *os) { *os << name(path); }
 
 class MultiDeviceTest : public testing::TestWithParam<Path> {
 protected:
@@ -216,9 +218,7 @@ protected:
 
 constexpr const char *kNoKernelPair = "needs a device that runs kernels and another device in the platform";
 
-std::string pathName(const testing::TestParamInfo<Path> &info) {
-  return info.param == Path::Staged ? "Staged" : "Chosen";
-}
+std::string pathName(const testing::TestParamInfo<Path> &info) { return name(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(Paths, MultiDeviceTest, testing::Values(Path::Chosen, Path::Staged), pathName);
 

@@ -9,6 +9,7 @@ struct ControlFlowCase {
   const char *name;
   const char *source;
 };
+void PrintTo(const ControlFlowCase &c, std::ostream *os) { *os << c.name; }
 
 class SpirvControlFlow : public ::testing::TestWithParam<ControlFlowCase> {};
 

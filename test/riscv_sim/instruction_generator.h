@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ namespace riscv_sim::sim::test {
 
 enum class StreamClass { Integer, Multiply, Memory, Control, Atomic, Single, Double, Conversion, Compressed, Mixed };
 const char *name(StreamClass kind);
+inline void PrintTo(StreamClass kind, std::ostream *os) { *os << name(kind); }
 
 /// Instructions as they are laid out: a 16-bit instruction in the low half
 /// of its element.
