@@ -7,6 +7,8 @@
 #include "program_cache.h"
 
 #include "mux/support/cache_directory.h"
+#include "mux/support/cache_pruning.h"
+#include "mux/support/log.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallString.h"
@@ -29,7 +31,7 @@ namespace polymux::cl {
 namespace {
 
 /// Bumped when the key or the entry layout changes.
-constexpr std::string_view kCacheFormat = "polymux-program-cache-v2"; // v2: argument type entities
+constexpr std::string_view kCacheFormat = "polymux-program-cache-v3"; // v3: keyed on preprocessed source
 
 /// Feeds one field with its length, so that field boundaries are part of
 /// the key ("ab"+"c" and "a"+"bc" differ).
@@ -61,14 +63,15 @@ const std::string &driverBuildStamp() {
 }
 
 /// The entry's path in `directory`: the hex SHA-256 of the key fields.
-std::string entryPath(llvm::StringRef directory, const compiler::Target &compiler, std::string_view source,
+/// `buildInputs` is compiler::Target::buildCacheKey's text.
+std::string entryPath(llvm::StringRef directory, const compiler::Target &compiler, std::string_view buildInputs,
                       std::string_view options) {
   llvm::SHA256 hasher;
   addField(hasher, kCacheFormat);
   addField(hasher, driverBuildStamp());
   addField(hasher, compiler.identity());
   addField(hasher, options);
-  addField(hasher, source);
+  addField(hasher, buildInputs);
   std::array<uint8_t, 32> digest = hasher.final();
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, llvm::toHex(digest, /*LowerCase=*/true) + ".bin");
@@ -120,11 +123,12 @@ void store(const compiler::Module &module, llvm::StringRef directory, const std:
     llvm::sys::fs::remove(tempPath);
 }
 
-/// Whether the build may depend on more than the key: files the source
-/// includes or embeds (they may change) and the build's date and time.
-/// Deliberately coarse; a false positive only costs a cache miss.
-bool dependsOnMoreThanKey(std::string_view source) {
-  for (std::string_view word : {"include", "embed", "__DATE__", "__TIME__", "__TIMESTAMP__"})
+/// Whether the source uses the build's date or time. They are expanded in the
+/// preprocessed text, so its entries would hardly ever be found again (an
+/// included file that uses them only costs misses). A mention in a comment
+/// is a false positive, which only costs a miss too.
+bool mentionsBuildTime(std::string_view source) {
+  for (std::string_view word : {"__DATE__", "__TIME__", "__TIMESTAMP__"})
     if (source.find(word) != std::string_view::npos)
       return true;
   return false;
@@ -137,14 +141,26 @@ std::optional<std::string> programCacheDirectory() { return mux::support::cacheD
 llvm::Expected<std::unique_ptr<compiler::Module>>
 buildWithProgramCache(compiler::Target &compiler, std::string_view source, std::string_view options, std::string &log) {
   std::optional<std::string> directory = programCacheDirectory();
-  if (!directory || dependsOnMoreThanKey(source))
+  if (!directory || mentionsBuildTime(source))
     return compiler.build(source, options, log);
-  const std::string path = entryPath(*directory, compiler, source, options);
-  if (std::unique_ptr<compiler::Module> cached = load(compiler, path))
+  auto buildInputs = compiler.buildCacheKey(source, options);
+  if (!buildInputs) {
+    // Typically a source that does not preprocess: the build reports why.
+    mux::support::log(mux::support::LogLevel::Debug, "compiler",
+                      "program cache: not used: " + llvm::toString(buildInputs.takeError()));
+    return compiler.build(source, options, log);
+  }
+  const std::string path = entryPath(*directory, compiler, *buildInputs, options);
+  if (std::unique_ptr<compiler::Module> cached = load(compiler, path)) {
+    mux::support::markCacheEntryUsed(path);
+    mux::support::log(mux::support::LogLevel::Debug, "compiler", "program cache: hit " + path);
     return cached;
+  }
   auto module = compiler.build(source, options, log);
-  if (module && *module && (*module)->kind() == compiler::ModuleKind::Executable)
+  if (module && *module && (*module)->kind() == compiler::ModuleKind::Executable) {
     store(**module, *directory, path);
+    mux::support::pruneCacheDirectory(*directory, mux::support::cacheSizeLimit());
+  }
   return module;
 }
 

@@ -7,8 +7,10 @@
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Options/OptionUtils.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -163,6 +165,72 @@ private:
   ArgEntityMap &entities_;
 };
 
+/// Writes the preprocessed source (-E output: comments dropped, line
+/// markers kept) to a stream.
+class PreprocessTo final : public clang::PreprocessorFrontendAction {
+public:
+  explicit PreprocessTo(llvm::raw_ostream &out) : out_(out) {}
+
+protected:
+  void ExecuteAction() override {
+    clang::CompilerInstance &instance = getCompilerInstance();
+    clang::PreprocessorOutputOptions outputOptions;
+    outputOptions.ShowCPP = 1;
+    outputOptions.ShowLineMarkers = 1;
+    clang::DoPrintPreprocessedInput(instance.getPreprocessor(), &out_, outputOptions);
+  }
+
+private:
+  llvm::raw_ostream &out_;
+};
+
+llvm::Error checkClStd(const BuildOptions &options, const FrontendConfig &config) {
+  if (options.clStd <= config.maxClStd)
+    return llvm::Error::success();
+  return mux::makeError(mux::Status::InvalidArgument,
+                        "invalid build option '" + clStdName(options.clStd) + "': the device supports up to CL" +
+                            std::to_string(config.maxClStd / 100) + "." + std::to_string(config.maxClStd / 10 % 10));
+}
+
+/// A compiler instance set up for `source` as compileOpenCLC compiles it,
+/// with its diagnostics printed to `diagnostics`.
+struct Frontend {
+  /// The input, which the instance refers to.
+  std::unique_ptr<llvm::MemoryBuffer> source;
+  std::unique_ptr<clang::CompilerInstance> instance;
+};
+
+llvm::Expected<Frontend> createFrontend(std::string_view source, const BuildOptions &options,
+                                        std::span<const Header> headers, const FrontendConfig &config,
+                                        llvm::raw_ostream &diagnostics) {
+  std::vector<std::string> arguments = frontendArguments(options, config, !headers.empty());
+  std::vector<const char *> argv;
+  for (const std::string &argument : arguments)
+    argv.push_back(argument.c_str());
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    clang::DiagnosticOptions diagnosticOptions;
+    clang::TextDiagnosticPrinter printer(diagnostics, diagnosticOptions);
+    clang::DiagnosticsEngine engine(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagnosticOptions, &printer,
+                                    false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, engine))
+      return mux::makeError(mux::Status::Failure, "the front end rejected its arguments");
+  }
+  invocation->getDiagnosticOpts().ShowColors = false;
+  Frontend frontend;
+  // Clang's lexer needs a null-terminated buffer: copy.
+  frontend.source = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), kSourceName);
+  invocation->getFrontendOpts().Inputs = {
+      clang::FrontendInputFile(frontend.source->getMemBufferRef(), clang::InputKind(clang::Language::OpenCL))};
+
+  frontend.instance = std::make_unique<clang::CompilerInstance>(invocation);
+  frontend.instance->createVirtualFileSystem(fileSystemWith(headers));
+  auto *printer = new clang::TextDiagnosticPrinter(diagnostics, frontend.instance->getDiagnosticOpts());
+  frontend.instance->createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  return frontend;
+}
+
 } // namespace
 
 std::string clExtOption(std::span<const std::string> extensions) {
@@ -177,38 +245,16 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &
                                                              const BuildOptions &options,
                                                              std::span<const Header> headers,
                                                              const FrontendConfig &config, std::string &log) {
-  if (options.clStd > config.maxClStd)
-    return mux::makeError(mux::Status::InvalidArgument,
-                          "invalid build option '" + clStdName(options.clStd) + "': the device supports up to CL" +
-                              std::to_string(config.maxClStd / 100) + "." + std::to_string(config.maxClStd / 10 % 10));
+  if (llvm::Error error = checkClStd(options, config))
+    return error;
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
-  std::vector<std::string> arguments = frontendArguments(options, config, !headers.empty());
-  std::vector<const char *> argv;
-  for (const std::string &argument : arguments)
-    argv.push_back(argument.c_str());
-
-  auto invocation = std::make_shared<clang::CompilerInvocation>();
-  {
-    clang::DiagnosticOptions diagnosticOptions;
-    clang::TextDiagnosticPrinter printer(diagnosticStream, diagnosticOptions);
-    clang::DiagnosticsEngine engine(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagnosticOptions, &printer,
-                                    false);
-    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, engine)) {
-      log += diagnostics;
-      return mux::makeError(mux::Status::Failure, "the front end rejected its arguments");
-    }
+  auto frontend = createFrontend(source, options, headers, config, diagnosticStream);
+  if (!frontend) {
+    log += diagnostics;
+    return frontend.takeError();
   }
-  invocation->getDiagnosticOpts().ShowColors = false;
-  // Clang's lexer needs a null-terminated buffer: copy.
-  auto sourceBuffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), kSourceName);
-  invocation->getFrontendOpts().Inputs = {
-      clang::FrontendInputFile(sourceBuffer->getMemBufferRef(), clang::InputKind(clang::Language::OpenCL))};
-
-  clang::CompilerInstance instance(invocation);
-  instance.createVirtualFileSystem(fileSystemWith(headers));
-  auto *printer = new clang::TextDiagnosticPrinter(diagnosticStream, instance.getDiagnosticOpts());
-  instance.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  clang::CompilerInstance &instance = *frontend->instance;
   // "N errors generated." goes to the log too, as clang prints it.
   instance.setVerboseOutputStream(diagnosticStream);
 
@@ -221,6 +267,23 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &
     return mux::makeError(mux::Status::Failure, "the program source failed to compile");
   attachArgEntities(*module, argEntities);
   return module;
+}
+
+llvm::Expected<std::string> preprocessOpenCLC(std::string_view source, const BuildOptions &options,
+                                              std::span<const Header> headers, const FrontendConfig &config) {
+  if (llvm::Error error = checkClStd(options, config))
+    return error;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  auto frontend = createFrontend(source, options, headers, config, diagnosticStream);
+  if (!frontend)
+    return frontend.takeError();
+  std::string text;
+  llvm::raw_string_ostream textStream(text);
+  PreprocessTo action(textStream);
+  if (!frontend->instance->ExecuteAction(action) || frontend->instance->getDiagnostics().hasErrorOccurred())
+    return mux::makeError(mux::Status::Failure, "the program source failed to preprocess: " + diagnostics);
+  return text;
 }
 
 } // namespace compiler

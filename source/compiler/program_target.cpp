@@ -265,6 +265,21 @@ public:
     return std::make_unique<ProgramModule>(*this, std::make_shared<ModuleData>(std::move(*data)));
   }
 
+  llvm::Expected<std::string> buildCacheKey(std::string_view source, std::string_view options) override {
+    return onCompilerStack([&]() -> llvm::Expected<std::string> {
+      auto parsed = parseBuildOptions(options, OptionsUse::Build);
+      if (!parsed)
+        return parsed.takeError();
+      auto text = preprocessOpenCLC(source, *parsed, {}, config_.frontend);
+      // Debug information records columns, which the preprocessed text does
+      // not keep (comments and macros change them): key on the source too.
+      // The length prefix keeps the two parts apart.
+      if (text && parsed->debugInfo)
+        *text = std::to_string(text->size()) + "\n" + *text + std::string(source);
+      return text;
+    });
+  }
+
 private:
   /// build() without its log line.
   llvm::Expected<std::unique_ptr<Module>> buildModule(std::string_view source, std::string_view options,

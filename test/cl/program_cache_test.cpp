@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -214,6 +215,73 @@ TEST_P(ProgramCacheTest, KernelArgEntitiesSurviveTheCache) {
   ASSERT_EQ(entries().size(), 1u);
   EXPECT_EQ(inode(entries()[0]), storedInode) << "the second build did not come from the cache";
   EXPECT_EQ(describeArg(cached), compiled);
+}
+
+TEST_P(ProgramCacheTest, KeyIsThePreprocessedSource) {
+  // CLBlast's sources say "includes a bounds check" in a comment; the key
+  // no longer looks at words, and comments are not part of it.
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  const std::string commented = std::string("// This kernel includes a bounds check (#include <none>).\n") + kSource;
+  {
+    Program first = build(commented.c_str(), "-DOFFSET=5");
+    ASSERT_TRUE(first);
+    EXPECT_EQ(runAffine(first), expectedAffine(5));
+  }
+  ASSERT_EQ(entries().size(), 1u);
+  const ino_t storedInode = inode(entries()[0]);
+  Program again = build(commented.c_str(), "-DOFFSET=5");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(runAffine(again), expectedAffine(5));
+  ASSERT_EQ(entries().size(), 1u);
+  EXPECT_EQ(inode(entries()[0]), storedInode) << "the second build did not come from the cache";
+  // The same code with other comments preprocesses to the same text.
+  const std::string otherComment = std::string("/* another comment */\n") + kSource;
+  Program sameCode = build(otherComment.c_str(), "-DOFFSET=5");
+  ASSERT_TRUE(sameCode);
+  EXPECT_EQ(entries().size(), 1u);
+}
+
+TEST_P(ProgramCacheTest, IncludedFilesArePartOfTheKey) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  const fs::path includeDir = root_ / "include";
+  fs::create_directories(includeDir);
+  const std::string source = std::string("#include \"offset.h\"\n") + kSource;
+  const std::string options = "-I " + includeDir.string();
+  for (int offset : {7, 8, 7}) {
+    writeFile(includeDir / "offset.h", "#define OFFSET " + std::to_string(offset) + "\n");
+    Program program = build(source.c_str(), options.c_str());
+    ASSERT_TRUE(program);
+    EXPECT_EQ(runAffine(program), expectedAffine(offset)) << "with the header defining OFFSET " << offset;
+  }
+  // One entry per header content; the third build found the first's.
+  EXPECT_EQ(entries().size(), 2u);
+}
+
+TEST_P(ProgramCacheTest, LeastRecentlyUsedEntriesArePruned) {
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  ASSERT_TRUE(build(kSource, "-DOFFSET=1"));
+  ASSERT_EQ(entries().size(), 1u);
+  const fs::path first = entries()[0];
+  ASSERT_TRUE(build(kSource, "-DOFFSET=2"));
+  ASSERT_EQ(entries().size(), 2u);
+  const fs::path second = entries()[0] == first ? entries()[1] : entries()[0];
+  // Both entries were last used an hour ago; a hit makes the first recent.
+  const auto anHourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  fs::last_write_time(first, anHourAgo);
+  fs::last_write_time(second, anHourAgo);
+  ASSERT_TRUE(build(kSource, "-DOFFSET=1"));
+  EXPECT_GT(fs::last_write_time(first), anHourAgo) << "a hit marks its entry as used";
+
+  // Room for two entries of about this size: the third build pushes out the
+  // least recently used one, the second.
+  const uint64_t limit = fs::file_size(first) * 5 / 2;
+  ScopedEnv max("POLYMUX_CACHE_MAX", std::to_string(limit));
+  Program third = build(kSource, "-DOFFSET=3");
+  ASSERT_TRUE(third);
+  EXPECT_EQ(runAffine(third), expectedAffine(3));
+  EXPECT_TRUE(fs::exists(first));
+  EXPECT_FALSE(fs::exists(second));
+  EXPECT_EQ(entries().size(), 2u);
 }
 
 TEST_P(ProgramCacheTest, DisabledWritesNothing) {

@@ -52,6 +52,14 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileOpenCLC(llvm::LLVMContext &
                                                              std::span<const Header> headers,
                                                              const FrontendConfig &config, std::string &log);
 
+/// `source` as compileOpenCLC's preprocessor sees it with the same arguments
+/// (-E output): includes, #embed data, -D/-I options, the device's macros and
+/// the embedded headers resolved; comments dropped; line markers kept, so
+/// line numbers survive. Fails when the source does not preprocess.
+/// Thread-safe.
+llvm::Expected<std::string> preprocessOpenCLC(std::string_view source, const BuildOptions &options,
+                                              std::span<const Header> headers, const FrontendConfig &config);
+
 /// The `-cl-ext=` value that enables exactly `extensions`.
 std::string clExtOption(std::span<const std::string> extensions);
 

@@ -67,6 +67,14 @@ public:
                                                         std::string &log) = 0;
   /// Reverses Module::serialize; fails on corrupt data or another target's.
   virtual llvm::Expected<std::unique_ptr<Module>> deserialize(std::span<const std::byte> bytes) = 0;
+  /// What build(source, options) reads beyond `options` and identity(), as
+  /// text for the program cache's key: for OpenCL C, the preprocessed source
+  /// (included files, #embed data and the device's macros resolved). Fails
+  /// when the build's inputs cannot be named (the build is then not cached);
+  /// by default, always.
+  virtual llvm::Expected<std::string> buildCacheKey(std::string_view /*source*/, std::string_view /*options*/) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "this target's builds are not cached");
+  }
 };
 
 } // namespace compiler
