@@ -13,34 +13,6 @@ namespace {
 
 constexpr size_t kSizes[] = {512, 1024, 2048};
 
-// CLBlast's C API (clblast_c.h), declared here so that the bench does not
-// need the library to build: its enums are C enums, passed as int.
-constexpr int kRowMajor = 101;    // CLBlastLayoutRowMajor
-constexpr int kNoTranspose = 111; // CLBlastTransposeNo
-using SgemmFunction = int (*)(int layout, int aTranspose, int bTranspose, size_t m, size_t n, size_t k, float alpha,
-                              cl_mem a, size_t aOffset, size_t aLd, cl_mem b, size_t bOffset, size_t bLd, float beta,
-                              cl_mem c, size_t cOffset, size_t cLd, cl_command_queue *queue, cl_event *event);
-
-/// CLBlastSgemm from the installed library, or null (and why).
-SgemmFunction loadSgemm(std::string &why) {
-  static std::string error;
-  static SgemmFunction function = []() -> SgemmFunction {
-    void *library = dlopen("libclblast.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-      library = dlopen("libclblast.so", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      error = "CLBlast not installed (libclblast.so.1)";
-      return nullptr;
-    }
-    auto *symbol = reinterpret_cast<SgemmFunction>(dlsym(library, "CLBlastSgemm"));
-    if (!symbol)
-      error = "libclblast has no CLBlastSgemm";
-    return symbol;
-  }();
-  why = error;
-  return function;
-}
-
 std::string skipReason(const DeviceFacts &facts, bool quick, size_t n) {
   if (facts.kind == DeviceFacts::Kind::Simulated)
     return "simulated device";
@@ -69,6 +41,25 @@ Figure runSize(const DeviceSession &session, const DeviceFacts &facts, const Siz
 }
 
 } // namespace
+
+SgemmFunction loadSgemm(std::string &why) {
+  static std::string error;
+  static SgemmFunction function = []() -> SgemmFunction {
+    void *library = dlopen("libclblast.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      library = dlopen("libclblast.so", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      error = "CLBlast not installed (libclblast.so.1)";
+      return nullptr;
+    }
+    auto *symbol = reinterpret_cast<SgemmFunction>(dlsym(library, "CLBlastSgemm"));
+    if (!symbol)
+      error = "libclblast has no CLBlastSgemm";
+    return symbol;
+  }();
+  why = error;
+  return function;
+}
 
 std::span<const std::string> clblastSgemmLabels() {
   static const std::vector<std::string> labels = [] {

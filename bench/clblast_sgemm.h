@@ -13,6 +13,17 @@
 
 namespace bench {
 
+// CLBlast's C API (clblast_c.h), declared here so that the bench does not
+// need the library to build: its enums are C enums, passed as int.
+constexpr int kRowMajor = 101;    // CLBlastLayoutRowMajor
+constexpr int kNoTranspose = 111; // CLBlastTransposeNo
+using SgemmFunction = int (*)(int layout, int aTranspose, int bTranspose, size_t m, size_t n, size_t k, float alpha,
+                              cl_mem a, size_t aOffset, size_t aLd, cl_mem b, size_t bOffset, size_t bLd, float beta,
+                              cl_mem c, size_t cOffset, size_t cLd, cl_command_queue *queue, cl_event *event);
+
+/// CLBlastSgemm from the installed library (loaded once), or null and why.
+SgemmFunction loadSgemm(std::string &why);
+
 /// Row labels, one per matrix size.
 std::span<const std::string> clblastSgemmLabels();
 

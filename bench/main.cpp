@@ -5,6 +5,10 @@
 //
 //   polymux-bench [--quick]
 //
+//   polymux-bench --clblast-first-call PLATFORM-NAME DEVICE-INDEX
+//                      internal: the child process of the CLBlast first-call
+//                      row (clblast_first_call.h)
+//
 //   polymux-bench --simulator-rates
 //                      only the simulated-instruction rates of the Polymux
 //                      devices that count instructions (scripts/bench runs
@@ -18,6 +22,7 @@
 // an H100 on a GPU, small on CPUs and simulators, and print the sizes they
 // chose to stderr.
 #include "bench_cl.h"
+#include "clblast_first_call.h"
 #include "clblast_sgemm.h"
 #include "compute_peak.h"
 #include "device_facts.h"
@@ -31,6 +36,7 @@
 #include "workloads.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -55,6 +61,7 @@ struct Column {
   /// One per row of bench::peakComputeLabels(), globalBandwidthLabels(), integerComputeLabels(),
   /// sgemmLabels(), clblastSgemmLabels().
   std::vector<bench::Figure> compute, bandwidth, integers, gemm, clblast;
+  bench::Figure clblastFirstCall;
   bench::Figure simCompute, simMemory; ///< simulated devices only
 };
 
@@ -83,7 +90,7 @@ std::string formatRatio(const bench::Figure &ours, const bench::Figure &theirs) 
 }
 
 /// Every figure of a column in table order: the fixed workloads, the
-/// throughput workloads, then one per bench::mathCases() entry.
+/// throughput workloads, CLBlast, then one per bench::mathCases() entry.
 std::vector<const bench::Figure *> figures(const Column &column) {
   std::vector<const bench::Figure *> all = {&column.latency, &column.write, &column.read, &column.triad};
   for (const auto *group : {&column.bandwidth, &column.compute})
@@ -93,9 +100,12 @@ std::vector<const bench::Figure *> figures(const Column &column) {
   for (const bench::Figure &figure : column.integers)
     all.push_back(&figure);
   all.push_back(&column.subGroups);
-  for (const auto *group : {&column.gemm, &column.clblast, &column.math})
+  for (const auto *group : {&column.gemm, &column.clblast})
     for (const bench::Figure &figure : *group)
       all.push_back(&figure);
+  all.push_back(&column.clblastFirstCall);
+  for (const bench::Figure &figure : column.math)
+    all.push_back(&figure);
   all.push_back(&column.simCompute);
   all.push_back(&column.simMemory);
   return all;
@@ -157,6 +167,7 @@ void printTable(const std::vector<Column> &columns, const bench::MachineLimits *
   addLabels(std::span(&bench::subGroupCollectivesLabel(), 1), nullptr, false);
   addLabels(bench::sgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
   addLabels(bench::clblastSgemmLabels(), machine ? &machine->fmaFloat : nullptr, false);
+  addLabels(std::span(&bench::clblastFirstCallLabel(), 1), nullptr, false);
   for (const bench::MathCase &math : bench::mathCases())
     labels.push_back(std::string(math.label) + " (Melem/s, best)");
   labels.push_back("simulated instructions, compute-bound (M/s, device)");
@@ -245,6 +256,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       sizes = quickSizes();
+    } else if (std::strcmp(argv[i], "--clblast-first-call") == 0 && i + 2 < argc) {
+      return bench::runClblastFirstCall(argv[i + 1], static_cast<unsigned>(std::atoi(argv[i + 2])));
     } else if (std::strcmp(argv[i], "--simulator-rates") == 0) {
       simulatorRatesOnly = true;
     } else {
@@ -282,7 +295,8 @@ int main(int argc, char **argv) {
       continue;
     std::vector<cl_device_id> devices(deviceCount);
     bench::check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, deviceCount, devices.data(), nullptr), "clGetDeviceIDs");
-    for (cl_device_id device : devices) {
+    for (unsigned deviceIndex = 0; deviceIndex < deviceCount; ++deviceIndex) {
+      cl_device_id device = devices[deviceIndex];
       Column column;
       column.platform = platformName;
       column.device = bench::deviceName(device);
@@ -306,6 +320,7 @@ int main(int argc, char **argv) {
         column.subGroups = bench::subGroupCollectives(session, deviceSizes);
         column.gemm = bench::sgemm(session, deviceSizes);
         column.clblast = bench::clblastSgemm(session, deviceSizes);
+        column.clblastFirstCall = bench::clblastFirstCallMs(device, platformName, deviceIndex);
         for (const bench::MathCase &math : bench::mathCases())
           column.math.push_back(bench::mathThroughput(session, math, deviceSizes));
         if (simulated) {
