@@ -12,6 +12,12 @@
 namespace mux::support {
 
 llvm::Expected<MemoryArena::Block> HostMemoryDevice::CountingArena::allocate(uint64_t size, uint64_t alignment) {
+  // Checked, then counted: two threads may both pass the check and exceed
+  // the limit together by at most one allocation each.
+  if (uint64_t allocated = activity_.bytesAllocated(); allocated > limit_ || size > limit_ - allocated)
+    return makeError(Status::OutOfMemory, "allocation of " + std::to_string(size) + " bytes exceeds the device's " +
+                                              std::to_string(limit_) + " bytes of global memory (" +
+                                              std::to_string(allocated) + " allocated)");
   auto block = arena_.allocate(size, alignment);
   if (block)
     activity_.memoryAllocated(size);
@@ -24,7 +30,7 @@ void HostMemoryDevice::CountingArena::release(Block block, uint64_t size, uint64
 }
 
 HostMemoryDevice::HostMemoryDevice(DeviceInfo info, MemoryArena &arena)
-    : info_(std::move(info)), arena_(arena), countingArena_(arena, activity()) {
+    : info_(std::move(info)), arena_(arena), countingArena_(arena, activity(), info_.globalMemSize) {
   if (discreteMemoryEmulated()) {
     info_.commandsAccessHostMemory = false;
     info_.hostUnifiedMemory = false;

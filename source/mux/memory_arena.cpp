@@ -1,10 +1,13 @@
 #include "mux/support/memory_arena.h"
 
+#include "mux/support/system_memory.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <cinttypes>
 #include <cstdio>
@@ -38,10 +41,21 @@ public:
   llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override {
     if (size > SIZE_MAX - alignment)
       return makeError(Status::OutOfMemory, "allocation of " + std::to_string(size) + " bytes is too large");
+    if (size >= kSystemMemoryCheckedBytes) {
+      // Blocks handed out may not be touched yet: at most all of them, at
+      // least what the process does not hold in RAM yet.
+      const uint64_t live = live_.load(std::memory_order_relaxed);
+      const uint64_t resident = processPrivateResidentBytes();
+      if (!systemMemoryCanHold(size, live > resident ? live - resident : 0))
+        return makeError(Status::OutOfMemory, "the system cannot commit " + std::to_string(size) + " more bytes (" +
+                                                  std::to_string(live) +
+                                                  " bytes of device memory are allocated already)");
+    }
     void *data = usesMapping(size, alignment) ? mapAligned(size)
                                               : ::operator new(size, std::align_val_t(alignment), std::nothrow);
     if (!data)
       return makeError(Status::OutOfMemory, "cannot allocate " + std::to_string(size) + " bytes");
+    live_.fetch_add(size, std::memory_order_relaxed);
     return Block{static_cast<std::byte *>(data), reinterpret_cast<uint64_t>(data)};
   }
   void release(Block block, uint64_t size, uint64_t alignment) override {
@@ -49,6 +63,7 @@ public:
       munmap(block.host, llvm::alignTo(size, pageSize()));
     else
       ::operator delete(block.host, std::align_val_t(alignment));
+    live_.fetch_sub(size, std::memory_order_relaxed);
   }
   std::optional<uint64_t> deviceAddressOf(const void *host) const override { return reinterpret_cast<uint64_t>(host); }
 
@@ -81,6 +96,9 @@ private:
     madvise(start, length, MADV_HUGEPAGE); // advice only: a refusal keeps 4 KiB pages
     return start;
   }
+
+  /// Bytes of the blocks handed out and not released.
+  std::atomic<uint64_t> live_{0};
 };
 
 } // namespace

@@ -45,7 +45,10 @@ private:
   /// The device's arena, counting what it hands out in activity().
   class CountingArena final : public MemoryArena {
   public:
-    CountingArena(MemoryArena &arena, DeviceActivity &activity) : arena_(arena), activity_(activity) {}
+    /// Allocations beyond `limit` bytes in all (the device's global memory
+    /// size) fail.
+    CountingArena(MemoryArena &arena, DeviceActivity &activity, uint64_t limit)
+        : arena_(arena), activity_(activity), limit_(limit) {}
     llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override;
     void release(Block block, uint64_t size, uint64_t alignment) override;
     std::optional<uint64_t> deviceAddressOf(const void *host) const override { return arena_.deviceAddressOf(host); }
@@ -53,6 +56,7 @@ private:
   private:
     MemoryArena &arena_;
     DeviceActivity &activity_;
+    uint64_t limit_;
   };
 
   DeviceInfo info_;

@@ -15,6 +15,7 @@
 #include "mux/support/cpu_sync.h"
 #include "mux/support/host_command_buffer.h"
 #include "mux/support/log.h"
+#include "mux/support/system_memory.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <bit>
@@ -183,6 +184,17 @@ llvm::Expected<std::unique_ptr<mux::Memory>> Device::allocateMemory(uint64_t siz
     return mux::makeError(mux::Status::InvalidArgument, "allocation of " + std::to_string(size) +
                                                             " bytes exceeds the largest of " +
                                                             std::to_string(info_.maxMemAllocSize));
+  // A Vulkan driver on the CPU (lavapipe) takes system RAM, commits it only
+  // when touched and does not hold to its heap size: refuse what the system
+  // could not commit, as the host target does, rather than be killed for it.
+  if (facts_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && size >= mux::support::kSystemMemoryCheckedBytes) {
+    const uint64_t allocated = shared_->allocatedBytes();
+    const uint64_t resident = mux::support::processPrivateResidentBytes();
+    if (!mux::support::systemMemoryCanHold(size, allocated > resident ? allocated - resident : 0))
+      return mux::makeError(mux::Status::OutOfMemory, "the system cannot commit " + std::to_string(size) +
+                                                          " more bytes to '" + info_.name + "' (" +
+                                                          std::to_string(allocated) + " bytes allocated on it)");
+  }
   // Host-visible memory the host reads prefers a cached type; other memory
   // prefers device-local.
   VkMemoryPropertyFlags preferred = (properties & mux::MemoryHostVisible) && !(properties & mux::MemoryDeviceLocal)
