@@ -6,11 +6,10 @@
 // are build errors.
 #include "compiler/passes.h"
 
+#include "parse_ir.h"
 #include "test_support.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
 
 namespace compiler::test {
 namespace {
@@ -31,15 +30,9 @@ struct Lowered {
 /// Runs LowerKernelExitPass (RecordFunction) on `kernel` after kDeclarations.
 Lowered lower(const std::string &kernel) {
   Lowered result;
-  llvm::SMDiagnostic diagnostic;
-  result.module = llvm::parseAssemblyString(kDeclarations + kernel, diagnostic, *result.context);
-  if (!result.module) {
-    std::string message;
-    llvm::raw_string_ostream stream(message);
-    diagnostic.print("test", stream);
-    ADD_FAILURE() << message;
+  result.module = polymux::test::parseIrOrFail(kDeclarations + kernel, *result.context);
+  if (!result.module)
     return result;
-  }
   llvm::ModulePassManager passes;
   passes.addPass(LowerKernelExitPass(LowerKernelExitPass::RecordSource::RecordFunction));
   runModulePasses(*result.module, passes);

@@ -6,14 +6,13 @@
 #include "passes/vulkan_passes.h"
 
 #include "compiler/abi/vulkan_kernel_abi.h"
+#include "parse_ir.h"
 
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -36,15 +35,9 @@ struct Guarded {
 
 Guarded guard(const char *ir) {
   Guarded result;
-  llvm::SMDiagnostic diagnostic;
-  result.module = llvm::parseAssemblyString(ir, diagnostic, *result.context);
-  if (!result.module) {
-    std::string message;
-    llvm::raw_string_ostream stream(message);
-    diagnostic.print("test", stream);
-    ADD_FAILURE() << message;
+  result.module = polymux::test::parseIrOrFail(ir, *result.context);
+  if (!result.module)
     return result;
-  }
   llvm::ModuleAnalysisManager analyses;
   GuardBufferAccessesPass().run(*result.module, analyses);
   std::string problems;
