@@ -1,6 +1,8 @@
 // The on-disk kernel cache (POLYMUX_CACHE): clBuildProgram from source looks
-// up the executable it would build, keyed by the source, the options and the
-// compiler's identity, before compiling, and stores what it built.
+// up the executable it would build, keyed by the preprocessed source
+// (compiler::Target::buildCacheKey), the options and the compiler's
+// identity, before compiling, and stores what it built; POLYMUX_CACHE_MAX
+// bounds the directory (least recently used entries go first).
 #pragma once
 
 #include "compiler/target.h"
@@ -20,7 +22,8 @@ namespace polymux::cl {
 std::optional<std::string> programCacheDirectory();
 
 /// clBuildProgram for a program made from source: a cached executable when
-/// there is a valid one for (source, options, compiler identity), otherwise
+/// there is a valid one for (preprocessed source, options, compiler
+/// identity), otherwise
 /// `compiler.build(...)`, whose Executable result is then stored. The cache
 /// never fails a build: unreadable, corrupt or foreign entries are rebuilt
 /// and I/O errors are ignored. On a hit `log` stays empty.
