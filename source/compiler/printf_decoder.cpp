@@ -175,10 +175,23 @@ double elementAsDouble(std::span<const std::byte> payload, const PrintfArgInfo &
   return value;
 }
 
+/// `value` truncated towards zero, saturated to int64_t's range; NaN is 0.
+/// (A plain conversion of a value out of range is undefined behaviour, and
+/// a kernel may print any float with an integer conversion.)
+int64_t saturatingInt64(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value >= 0x1p63)
+    return INT64_MAX;
+  if (value < -0x1p63)
+    return INT64_MIN;
+  return static_cast<int64_t>(value);
+}
+
 /// The integer an integer conversion prints, as bits of its C type.
 uint64_t elementAsInteger(std::span<const std::byte> payload, const PrintfArgInfo &info, unsigned index) {
   if (info.kind == PrintfArgKind::Float)
-    return static_cast<uint64_t>(static_cast<int64_t>(elementAsDouble(payload, info, index)));
+    return static_cast<uint64_t>(saturatingInt64(elementAsDouble(payload, info, index)));
   return elementBits(payload, info, index);
 }
 
@@ -295,7 +308,7 @@ private:
     if (!payload)
       return false;
     value = argument.info.kind == PrintfArgKind::Float
-                ? static_cast<int64_t>(elementAsDouble(*payload, argument.info, 0))
+                ? saturatingInt64(elementAsDouble(*payload, argument.info, 0))
                 : signExtend(elementBits(*payload, argument.info, 0), std::min<unsigned>(argument.info.elementSize, 4));
     return true;
   }

@@ -191,6 +191,18 @@ TEST(PrintfDecoder, StarWidthAndPrecision) {
             "[  he]");
 }
 
+// Found by fuzz_printf (issue 15): a float printed with an integer
+// conversion, or as a `*` width, outside int64_t's range or NaN, was an
+// undefined float-to-integer conversion; it saturates (NaN prints 0).
+TEST(PrintfDecoder, FloatsWithIntegerConversionsSaturate) {
+  EXPECT_EQ(decodeOne("%ld", {{doubleArg()}}, Payload().add(2.5e117)), cFormat("%ld", INT64_MAX));
+  EXPECT_EQ(decodeOne("%ld", {{doubleArg()}}, Payload().add(-double(INFINITY))), cFormat("%ld", INT64_MIN));
+  EXPECT_EQ(decodeOne("%ld", {{doubleArg()}}, Payload().add(double(NAN))), "0");
+  EXPECT_EQ(decodeOne("%ld", {{doubleArg()}}, Payload().add(-7.9)), "-7");
+  EXPECT_EQ(decodeOne("[%*d]", {{doubleArg()}, {intArg()}}, Payload().add(1e300).add(int32_t(5))),
+            decodeOne("[%*d]", {{intArg()}, {intArg()}}, Payload().add(INT32_MAX).add(int32_t(5))));
+}
+
 TEST(PrintfDecoder, StringsConstantRuntimeAndNull) {
   TableArg constant{{PrintfArgKind::ConstantString, 0, 1, 0, 0}, "foo"};
   TableArg runtime{{PrintfArgKind::RuntimeString, 0, 1, 0, 0}, ""};

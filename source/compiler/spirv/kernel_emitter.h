@@ -39,6 +39,11 @@ uint32_t wordAlignment(llvm::Align alignment);
 
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {
+  // A constructor, not aggregate initialisation: Clang refuses to
+  // copy-list-initialise the DenseMaps below (their default constructors
+  // are explicit).
+  ModuleState(ModuleBuilder builder, const VulkanTargetConfig &config) : builder(std::move(builder)), config(config) {}
+
   ModuleBuilder builder;
   const VulkanTargetConfig &config;
   llvm::DenseMap<llvm::Type *, Id> types;
