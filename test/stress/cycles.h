@@ -2,7 +2,9 @@
 // released many times (cycle_kinds.h) while the process's resident set,
 // open file descriptors and heap are measured before, after a warm-up (a
 // tenth of the cycles, which fills caches and pools that are meant to
-// stay) and at the end. Growth after the warm-up fails the run:
+// stay) and at the end, each time once every callback due has run (until
+// then the driver holds what it passes them). Growth after the warm-up
+// fails the run:
 //  - any open file descriptor more;
 //  - more heap in use than kHeapGrowthBound;
 //  - a resident set larger by more than kResidentGrowthBound.
