@@ -3,6 +3,10 @@
 // and assertion helpers that print OpenCL error codes by name.
 #pragma once
 
+#include "cl_error_name.h"
+#include "cl_holder.h"
+#include "cl_platform.h"
+
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <gtest/gtest.h>
@@ -21,8 +25,6 @@ namespace cltest {
 
 // ---- Error codes ---------------------------------------------------------
 
-const char *errorName(cl_int code);
-
 // A cl_int that gtest prints by name ("CL_INVALID_VALUE (-30)").
 struct Err {
   cl_int code;
@@ -35,49 +37,6 @@ inline void PrintTo(Err e, std::ostream *os) { *os << errorName(e.code) << " (" 
 #define ASSERT_CL_ERR(expected, expr) ASSERT_EQ(::cltest::Err{(expected)}, ::cltest::Err{(expr)}) << #expr
 #define EXPECT_CL_ERR(expected, expr) EXPECT_EQ(::cltest::Err{(expected)}, ::cltest::Err{(expr)}) << #expr
 
-// ---- RAII holders ----------------------------------------------------------
-
-template <typename T, cl_int(CL_API_CALL *Release)(T)> class Holder {
-public:
-  Holder() = default;
-  explicit Holder(T handle) : handle_(handle) {}
-  Holder(const Holder &) = delete;
-  Holder &operator=(const Holder &) = delete;
-  Holder(Holder &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-  Holder &operator=(Holder &&other) noexcept {
-    reset(std::exchange(other.handle_, nullptr));
-    return *this;
-  }
-  ~Holder() { reset(); }
-
-  void reset(T handle = nullptr) {
-    if (handle_)
-      Release(handle_);
-    handle_ = handle;
-  }
-  T release() { return std::exchange(handle_, nullptr); }
-  T get() const { return handle_; }
-  // For APIs taking an array of handles (wait lists).
-  const T *ptr() const { return &handle_; }
-  operator T() const { return handle_; }
-  explicit operator bool() const { return handle_ != nullptr; }
-  // For APIs that return a handle through an out parameter (clEnqueue* events).
-  T *out() {
-    reset();
-    return &handle_;
-  }
-
-private:
-  T handle_ = nullptr;
-};
-
-using Context = Holder<cl_context, clReleaseContext>;
-using Queue = Holder<cl_command_queue, clReleaseCommandQueue>;
-using Mem = Holder<cl_mem, clReleaseMemObject>;
-using Program = Holder<cl_program, clReleaseProgram>;
-using Kernel = Holder<cl_kernel, clReleaseKernel>;
-using Event = Holder<cl_event, clReleaseEvent>;
-
 // For creation calls that must fail: a handle returned anyway is a failure,
 // and it is leaked rather than released (releasing what a failed call
 // returned can crash the driver).
@@ -88,12 +47,6 @@ template <typename H> void expectNoHandle(H &&holder) {
 
 // ---- Platform and devices under test --------------------------------------
 
-// $POLYMUX_TEST_PLATFORM, or "Polymux".
-std::string platformNameUnderTest();
-// The platform whose CL_PLATFORM_NAME is platformNameUnderTest(), or null.
-cl_platform_id platformUnderTest();
-// Every device of that platform (empty when the platform is missing).
-const std::vector<cl_device_id> &devicesUnderTest();
 std::string deviceParamName(const testing::TestParamInfo<cl_device_id> &info);
 // An extension function of the platform under test, by name; null when the
 // platform does not know it.
@@ -103,8 +56,6 @@ template <typename Fn> Fn extensionFunction(const char *name) {
 
 // ---- Info queries -----------------------------------------------------------
 
-std::string platformString(cl_platform_id platform, cl_platform_info param);
-std::string deviceString(cl_device_id device, cl_device_info param);
 template <typename T> T deviceInfo(cl_device_id device, cl_device_info param) {
   T value{};
   cl_int err = clGetDeviceInfo(device, param, sizeof(T), &value, nullptr);
@@ -125,11 +76,6 @@ template <typename T> T eventInfo(cl_event event, cl_event_info param) {
   return value;
 }
 cl_int eventStatus(cl_event event);
-std::string programBuildLog(cl_program program, cl_device_id device);
-
-// Splits on any of `separators`, dropping empty pieces.
-std::vector<std::string> split(std::string_view text, std::string_view separators);
-bool deviceHasExtension(cl_device_id device, std::string_view name);
 
 /// The OpenCL C name of a host scalar type (cl_char ... cl_double), for
 /// kernel sources generated per type.

@@ -121,4 +121,19 @@ std::vector<std::byte> packBinary(std::vector<uint32_t> spirv, const compiler::V
   return compiler::encodeVulkanBinary(binary);
 }
 
+std::vector<std::byte> storeOneBinary() {
+  KernelSource source;
+  source.name = "store";
+  source.push = {{"out", true, 0}};
+  source.body = storeUint("st", "out", "c0", "c1");
+  compiler::VulkanKernelBinaryInfo info;
+  info.name = "store";
+  info.pushConstantSize = 8;
+  info.args = {{compiler::VulkanKernelArg::Kind::Buffer, 0, 8, 0}};
+  std::vector<uint32_t> spirv = assemble(kernelAssembly(source));
+  if (spirv.empty())
+    return {};
+  return packBinary(std::move(spirv), info);
+}
+
 } // namespace vulkantest

@@ -54,4 +54,9 @@ std::vector<std::byte> packBinary(std::vector<uint32_t> spirv, const compiler::V
                                   uint64_t globalVariableSize = 0, std::vector<std::byte> globalVariableInit = {},
                                   std::vector<std::byte> printfTable = {});
 
+/// The binary of a kernel named "store" that stores 1 in the first word of
+/// its one argument, a buffer; empty (and a test failure) when it does not
+/// assemble.
+std::vector<std::byte> storeOneBinary();
+
 } // namespace vulkantest

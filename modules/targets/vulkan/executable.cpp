@@ -40,11 +40,36 @@ llvm::Error checkBinary(const compiler::VulkanBinary &binary, uint32_t maxPushCo
   return llvm::Error::success();
 }
 
+llvm::Expected<VkPipelineLayout> createLayout(VkDevice device, const compiler::VulkanKernelBinaryInfo &info) {
+  VkPushConstantRange range{};
+  range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  range.offset = 0;
+  range.size = (info.pushConstantSize + 3) / 4 * 4;
+  VkPipelineLayoutCreateInfo createInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  createInfo.pushConstantRangeCount = range.size ? 1 : 0;
+  createInfo.pPushConstantRanges = &range;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  if (llvm::Error error =
+          check(vkCreatePipelineLayout(device, &createInfo, nullptr, &layout), "vkCreatePipelineLayout"))
+    return error;
+  return layout;
+}
+
 } // namespace
 
 LoadedProgram::~LoadedProgram() {
-  if (module != VK_NULL_HANDLE && !owner->abandoned())
-    vkDestroyShaderModule(owner->get(), module, nullptr);
+  owner->noteDestroyed(); // pipelines and layouts, which recorded commands name
+  if (owner->abandoned())
+    return;
+  VkDevice handle = owner->get();
+  for (const std::unique_ptr<KernelPipelines> &kernel : kernels) {
+    for (auto &[key, pipeline] : kernel->pipelines)
+      vkDestroyPipeline(handle, pipeline, nullptr);
+    if (kernel->layout != VK_NULL_HANDLE)
+      vkDestroyPipelineLayout(handle, kernel->layout, nullptr);
+  }
+  if (module != VK_NULL_HANDLE)
+    vkDestroyShaderModule(handle, module, nullptr);
 }
 
 llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std::span<const std::byte> bytes) {
@@ -81,14 +106,22 @@ llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std
     }
     program->globals = std::move(*globals);
   }
+  for (const compiler::VulkanKernelBinaryInfo &info : loaded.kernels) {
+    auto &kernel = program->kernels.emplace_back(std::make_unique<KernelPipelines>());
+    if (auto layout = createLayout(device.handle(), info))
+      kernel->layout = *layout;
+    else
+      llvm::consumeError(layout.takeError()); // createKernel reports it
+  }
   return std::unique_ptr<Executable>(new Executable(std::move(program)));
 }
 
 llvm::Expected<std::unique_ptr<mux::Kernel>> Executable::createKernel(std::string_view name) {
-  for (const compiler::VulkanKernelBinaryInfo &info : program_->binary.kernels) {
+  for (size_t i = 0; i < program_->binary.kernels.size(); ++i) {
+    const compiler::VulkanKernelBinaryInfo &info = program_->binary.kernels[i];
     if (info.name != name)
       continue;
-    auto kernel = std::make_unique<Kernel>(program_, info);
+    auto kernel = std::make_unique<Kernel>(program_, info, *program_->kernels[i]);
     if (kernel->layout() == VK_NULL_HANDLE)
       return mux::makeError(mux::Status::OutOfResources,
                             "vkCreatePipelineLayout failed for kernel '" + info.name + "'");
@@ -97,33 +130,9 @@ llvm::Expected<std::unique_ptr<mux::Kernel>> Executable::createKernel(std::strin
   return mux::makeError(mux::Status::InvalidArgument, "no kernel named '" + std::string(name) + "' in the program");
 }
 
-Kernel::Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKernelBinaryInfo &info)
-    : program_(std::move(program)), info_(info) {
-  llvm::consumeError(createLayout());
-}
-
-Kernel::~Kernel() {
-  program_->owner->noteDestroyed(); // its pipelines
-  if (program_->owner->abandoned())
-    return;
-  VkDevice device = program_->owner->get();
-  for (auto &[key, pipeline] : pipelines_)
-    vkDestroyPipeline(device, pipeline, nullptr);
-  if (layout_ != VK_NULL_HANDLE)
-    vkDestroyPipelineLayout(device, layout_, nullptr);
-}
-
-llvm::Error Kernel::createLayout() {
-  VkPushConstantRange range{};
-  range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  range.offset = 0;
-  range.size = (info_.pushConstantSize + 3) / 4 * 4;
-  VkPipelineLayoutCreateInfo createInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  createInfo.pushConstantRangeCount = range.size ? 1 : 0;
-  createInfo.pPushConstantRanges = &range;
-  return check(vkCreatePipelineLayout(program_->device.handle(), &createInfo, nullptr, &layout_),
-               "vkCreatePipelineLayout");
-}
+Kernel::Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKernelBinaryInfo &info,
+               KernelPipelines &pipelines)
+    : program_(std::move(program)), info_(info), shared_(pipelines) {}
 
 size_t Kernel::maxWorkGroupSize() const {
   const auto &required = info_.reqdWorkGroupSize;
@@ -227,8 +236,8 @@ llvm::Error Kernel::prepareLaunch(std::span<const mux::KernelArg> args, const mu
 
 llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
   {
-    std::lock_guard lock(mutex_);
-    if (auto it = pipelines_.find(key); it != pipelines_.end())
+    std::lock_guard lock(shared_.mutex);
+    if (auto it = shared_.pipelines.find(key); it != shared_.pipelines.end())
       return it->second;
   }
   // Specialization constants: the local size, then each __local argument's
@@ -261,7 +270,7 @@ llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
   createInfo.stage.module = program_->module;
   createInfo.stage.pName = info_.name.c_str();
   createInfo.stage.pSpecializationInfo = &specialization;
-  createInfo.layout = layout_;
+  createInfo.layout = shared_.layout;
   // Sub-group kernels run with the sub-group size the device reported, and
   // with full sub-groups where the first dimension allows.
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
@@ -281,8 +290,8 @@ llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
                                                          &createInfo, nullptr, &pipeline),
                                 "vkCreateComputePipelines for kernel '" + info_.name + "'"))
     return error;
-  std::lock_guard lock(mutex_);
-  auto [it, inserted] = pipelines_.emplace(key, pipeline);
+  std::lock_guard lock(shared_.mutex);
+  auto [it, inserted] = shared_.pipelines.emplace(key, pipeline);
   if (!inserted) // another thread made it meanwhile
     vkDestroyPipeline(device.handle(), pipeline, nullptr);
   return it->second;

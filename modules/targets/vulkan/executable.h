@@ -1,7 +1,13 @@
 // A loaded compiler/vulkan_binary.h container: one VkShaderModule for every
 // kernel, the program-scope variable block, and per kernel a pipeline layout
 // and the compute pipelines made for each local size and set of __local
-// argument sizes (specialization constants, vulkan_kernel_abi.h).
+// argument sizes (specialization constants, vulkan_kernel_abi.h). The
+// layout and pipelines belong to the loaded program, not to a mux::Kernel:
+// every kernel object made for one of its kernels (each cl_kernel has its
+// own) uses the same ones, so a new kernel object does not make the driver
+// create and compile its pipelines again (on lavapipe that took 17 ms a
+// kernel object, and lavapipe keeps heap memory for every pipeline ever
+// created: doc/reliability.md).
 #pragma once
 
 #include "device_allocation.h"
@@ -22,6 +28,20 @@ namespace vulkan_target {
 
 class Device;
 
+/// What selects one pipeline of a kernel.
+struct PipelineKey {
+  std::array<uint32_t, 3> localSize;
+  std::vector<uint32_t> localArgSizes; ///< rounded bytes, in argument order
+  auto operator<=>(const PipelineKey &) const = default;
+};
+
+/// The pipeline layout and pipelines of one kernel of a loaded program.
+struct KernelPipelines {
+  VkPipelineLayout layout = VK_NULL_HANDLE; ///< null when its creation failed
+  std::mutex mutex;                         ///< guards `pipelines`
+  std::map<PipelineKey, VkPipeline> pipelines;
+};
+
 /// What the executable's kernels share; kernels keep it alive.
 struct LoadedProgram {
   Device &device;     ///< for launches, which need a live device
@@ -30,6 +50,8 @@ struct LoadedProgram {
   VkShaderModule module = VK_NULL_HANDLE;
   /// The program-scope variables (null when the program has none).
   std::unique_ptr<DeviceAllocation> globals;
+  /// One per kernel of `binary`, in its order.
+  std::vector<std::unique_ptr<KernelPipelines>> kernels;
 
   LoadedProgram(Device &device, compiler::VulkanBinary binary)
       : device(device), owner(device_shared(device)), binary(std::move(binary)) {}
@@ -46,17 +68,10 @@ private:
   std::shared_ptr<LoadedProgram> program_;
 };
 
-/// What selects one pipeline of a kernel.
-struct PipelineKey {
-  std::array<uint32_t, 3> localSize;
-  std::vector<uint32_t> localArgSizes; ///< rounded bytes, in argument order
-  auto operator<=>(const PipelineKey &) const = default;
-};
-
 class Kernel final : public mux::Kernel {
 public:
-  Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKernelBinaryInfo &info);
-  ~Kernel() override;
+  Kernel(std::shared_ptr<LoadedProgram> program, const compiler::VulkanKernelBinaryInfo &info,
+         KernelPipelines &pipelines);
 
   const std::string &name() const override { return info_.name; }
   size_t maxWorkGroupSize() const override;
@@ -68,7 +83,7 @@ public:
 
   const compiler::VulkanKernelBinaryInfo &binaryInfo() const { return info_; }
   const LoadedProgram &program() const { return *program_; }
-  VkPipelineLayout layout() const { return layout_; }
+  VkPipelineLayout layout() const { return shared_.layout; }
   /// The pipeline for `key`, created (once, thread-safely) on first use.
   llvm::Expected<VkPipeline> pipeline(const PipelineKey &key);
   /// The __local argument sizes of `args` as the pipeline key wants them.
@@ -80,13 +95,9 @@ public:
   llvm::Error validate(std::span<const mux::KernelArg> args, const mux::NDRange &range) const;
 
 private:
-  llvm::Error createLayout();
-
   std::shared_ptr<LoadedProgram> program_;
   const compiler::VulkanKernelBinaryInfo &info_;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  std::mutex mutex_;
-  std::map<PipelineKey, VkPipeline> pipelines_;
+  KernelPipelines &shared_; ///< owned by program_
 };
 
 } // namespace vulkan_target
