@@ -89,7 +89,8 @@ void Disruptor::run() {
     try {
       switch (round % 3) {
       case 0:
-        fault();
+        if (run_.options.faults)
+          fault();
         break;
       case 1:
         longKernel();

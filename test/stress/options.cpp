@@ -36,6 +36,8 @@ resident set, open file descriptors and heap are measured.
   --only stress|cycles  run one of the two parts
   --simulate-hang     for testing the watchdog: worker 0 waits for a user
                       event that nobody sets
+  --without-faults    no faulting kernels (for ThreadSanitizer builds, in
+                      which the host target cannot recover from a fault)
   --help              this text
 
 Exit status: 0 when every result was right, every callback arrived and no
@@ -69,6 +71,10 @@ std::optional<Options> parseOptions(int argc, char **argv, int &exitCode) {
     }
     if (arg == "--simulate-hang") {
       options.simulateHang = true;
+      continue;
+    }
+    if (arg == "--without-faults") {
+      options.faults = false;
       continue;
     }
     if (i + 1 >= argc)

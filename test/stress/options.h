@@ -20,6 +20,7 @@ struct Options {
   bool runStress = true;
   bool runCycles = true;
   bool simulateHang = false;        ///< tests the watchdog: worker 0 waits for a user event nobody sets
+  bool faults = true;               ///< the disruptor runs faulting kernels
   std::vector<std::string> devices; ///< --device: indices or parts of CL_DEVICE_NAME
   std::vector<std::string> kinds;   ///< --kind: parts of the names of the cycle kinds to run (default all)
 };
