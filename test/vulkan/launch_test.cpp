@@ -2,6 +2,7 @@
 // constants, launch fields, non-uniform ranges split into pieces, global
 // offsets, __local arguments with a barrier, argument buffers and the
 // program-scope variable block.
+#include "executable.h"
 #include "kernel_builder.h"
 #include "vulkan_test.h"
 
@@ -341,27 +342,45 @@ OpControlBarrier %c2 %c2 %sem
   EXPECT_EQ(statusOf(commandBuffer->ndrange(*loaded.kernel, tooBig, range)), mux::Status::OutOfResources);
 }
 
-TEST_P(LaunchTest, ProgramScopeVariablesAreInitialisedAndPersist) {
+/// A kernel "globals" that copies word gid of its program-scope block (16
+/// words, the first 4 initialised to `init`) to its argument and adds 1 to
+/// it.
+std::vector<std::byte> globalsBinary(compiler::VulkanKernelBinaryInfo &info, const std::vector<uint32_t> &init) {
   KernelSource source;
   source.name = "globals";
   source.push = {{"out", true, 0}, {"gv", true, 8}, {"elx", false, 16}, {"gox", false, 28}};
   source.body = std::string(kGroupAndLocalX) + loadUint("v", "gv", "gid") + storeUint("st", "out", "gid", "v") +
                 "%v1 = OpIAdd %uint %v %c1\n" + storeUint("st2", "gv", "gid", "v1");
-  auto info = infoFor("globals", 40, {{Arg::Kind::Buffer, 0, 8, 0}});
+  info = infoFor("globals", 40, {{Arg::Kind::Buffer, 0, 8, 0}});
   setField(info, abi::LaunchField::GlobalVariables, 8);
   setField(info, abi::LaunchField::EnqueuedLocalSize, 16);
   setField(info, abi::LaunchField::GroupOffset, 28);
-  // 16 words, the first 4 initialised, the rest zero.
-  std::vector<uint32_t> init = {11, 22, 33, 44};
   std::vector<std::byte> initBytes(init.size() * 4);
   std::memcpy(initBytes.data(), init.data(), initBytes.size());
-  LoadedKernel loaded = load(source, info, 64, initBytes);
-  ASSERT_TRUE(loaded.kernel);
-  HostBuffer out = makeHostBuffer(64);
-  ASSERT_TRUE(out.buffer);
+  std::vector<uint32_t> spirv = assemble(kernelAssembly(source));
+  if (spirv.empty())
+    return {};
+  return packBinary(std::move(spirv), info, 64, initBytes);
+}
+
+/// The globals kernel's launches: two groups of 8.
+mux::NDRange globalsRange() {
   mux::NDRange range;
   range.globalSize = {16, 1, 1};
   range.localSize = {8, 1, 1};
+  return range;
+}
+
+TEST_P(LaunchTest, ProgramScopeVariablesAreInitialisedAndPersist) {
+  const std::vector<uint32_t> init = {11, 22, 33, 44};
+  compiler::VulkanKernelBinaryInfo info;
+  std::vector<std::byte> binary = globalsBinary(info, init);
+  ASSERT_FALSE(binary.empty());
+  LoadedKernel loaded = loadBinary(info, binary);
+  ASSERT_TRUE(loaded.kernel);
+  HostBuffer out = makeHostBuffer(64);
+  ASSERT_TRUE(out.buffer);
+  const mux::NDRange range = globalsRange();
   std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get())};
   auto commandBuffer = makeCommandBuffer();
   MUX_ASSERT_OK(commandBuffer->ndrange(*loaded.kernel, args, range));
@@ -376,6 +395,44 @@ TEST_P(LaunchTest, ProgramScopeVariablesAreInitialisedAndPersist) {
       expected[i] = init[i] + run;
     EXPECT_EQ(out.read<uint32_t>(16), expected) << "run " << run;
   }
+}
+
+// Programs loaded from equal binaries share their shader module and
+// pipelines (executable.h), but each has program-scope variables of its
+// own, initialised when it is loaded.
+TEST_P(LaunchTest, ProgramsWithEqualBinariesKeepTheirOwnProgramScopeVariables) {
+  const std::vector<uint32_t> init = {5, 6, 7, 8};
+  compiler::VulkanKernelBinaryInfo info;
+  std::vector<std::byte> binary = globalsBinary(info, init);
+  ASSERT_FALSE(binary.empty());
+  LoadedKernel first = loadBinary(info, binary);
+  LoadedKernel second = loadBinary(info, binary);
+  ASSERT_TRUE(first.kernel && second.kernel);
+  auto &a = static_cast<vulkan_target::Kernel &>(*first.kernel);
+  auto &b = static_cast<vulkan_target::Kernel &>(*second.kernel);
+  EXPECT_EQ(a.program().shaders, b.program().shaders);
+  EXPECT_NE(a.program().globals.get(), b.program().globals.get());
+
+  HostBuffer out = makeHostBuffer(64);
+  ASSERT_TRUE(out.buffer);
+  const mux::NDRange range = globalsRange();
+  std::vector<mux::KernelArg> args = {bufferArg(out.buffer.get())};
+  auto launch = [&](mux::Kernel &kernel) {
+    auto commandBuffer = makeCommandBuffer();
+    MUX_ASSERT_OK(commandBuffer->ndrange(kernel, args, range));
+    ASSERT_EQ(runAndWait(*commandBuffer), mux::Status::Success);
+  };
+  std::vector<uint32_t> expected(16, 0);
+  std::copy(init.begin(), init.end(), expected.begin());
+  launch(*first.kernel);
+  launch(*first.kernel);
+  launch(*second.kernel); // sees its own block, untouched by the first's runs
+  EXPECT_EQ(out.read<uint32_t>(16), expected);
+  first = {}; // the second program's shaders outlive the first program
+  launch(*second.kernel);
+  for (uint32_t &word : expected)
+    ++word;
+  EXPECT_EQ(out.read<uint32_t>(16), expected);
 }
 
 TEST_P(LaunchTest, BadLaunchesAreRejected) {

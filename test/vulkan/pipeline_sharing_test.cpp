@@ -45,6 +45,48 @@ TEST_P(PipelineSharingTest, KernelObjectsOfOneProgramShareItsPipelines) {
   EXPECT_EQ(out.read<uint32_t>(1), std::vector<uint32_t>{1});
 }
 
+// A program loaded again from equal bytes, after the first was released,
+// gets the pipelines the first made: the device keeps recently used
+// programs' shaders (Device::shaderPrograms()). Every build of a program,
+// a kernel-cache hit included, loads its binary anew, and lavapipe keeps
+// heap memory for every pipeline it compiles.
+TEST_P(PipelineSharingTest, ProgramsLoadedAgainFromEqualBytesReuseTheirPipelines) {
+  std::vector<std::byte> binary = storeOneBinary();
+  ASSERT_FALSE(binary.empty());
+  const vulkan_target::PipelineKey key{{1, 1, 1}, {}};
+  auto pipelineOfANewProgram = [&]() -> VkPipeline {
+    auto executable = device().createExecutable(binary);
+    EXPECT_TRUE(!!executable) << llvm::toString(executable.takeError());
+    if (!executable)
+      return VK_NULL_HANDLE;
+    auto kernel = (*executable)->createKernel("store");
+    EXPECT_TRUE(!!kernel) << llvm::toString(kernel.takeError());
+    if (!kernel)
+      return VK_NULL_HANDLE;
+    auto pipeline = static_cast<vulkan_target::Kernel &>(**kernel).pipeline(key);
+    EXPECT_TRUE(!!pipeline) << llvm::toString(pipeline.takeError());
+    return pipeline ? *pipeline : VK_NULL_HANDLE;
+  };
+  const VkPipeline first = pipelineOfANewProgram(); // program and kernel released on return
+  ASSERT_NE(first, VK_NULL_HANDLE);
+  EXPECT_EQ(pipelineOfANewProgram(), first);
+
+  // Different bytes (the same kernel with a program-scope block) are
+  // another program, with shaders of its own.
+  auto decoded = compiler::decodeVulkanBinary(binary);
+  ASSERT_TRUE(!!decoded) << llvm::toString(decoded.takeError());
+  std::vector<std::byte> other = packBinary(decoded->spirv, decoded->kernels.at(0), /*globalVariableSize=*/16);
+  ASSERT_NE(other, binary);
+  auto withBlock = device().createExecutable(other);
+  auto withoutBlock = device().createExecutable(binary);
+  ASSERT_TRUE(withBlock && withoutBlock);
+  auto a = (*withBlock)->createKernel("store");
+  auto b = (*withoutBlock)->createKernel("store");
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(static_cast<vulkan_target::Kernel &>(**a).program().shaders,
+            static_cast<vulkan_target::Kernel &>(**b).program().shaders);
+}
+
 } // namespace
 
 INSTANTIATE_VULKAN_TEST(PipelineSharingTest);

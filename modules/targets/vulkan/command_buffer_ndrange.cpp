@@ -181,7 +181,7 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
     push.set64(abi::LaunchField::PrintfBuffer, printfBuffer->address);
     segments_.back().hostReads = true;
     segments_.back().actions.push_back(
-        {Action::Kind::Printf, nullptr, PrintfOutput{printfBuffer->host, &program.binary.printfTable}});
+        {Action::Kind::Printf, nullptr, PrintfOutput{printfBuffer->host, &program.binary().printfTable}});
   }
 
   VkPipeline bound = VK_NULL_HANDLE;

@@ -130,6 +130,7 @@ Device::~Device() {
   if (!shared_->abandoned())
     vkDeviceWaitIdle(device_);
   compiler_.reset();
+  shaderPrograms_.clear();
   pipelineCache_.reset();
   // The VkDevice goes with the last object made from it (shared_).
 }

@@ -11,6 +11,7 @@
 #include "queue.h"
 
 #include "mux/device.h"
+#include "mux/support/content_cache.h"
 
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 namespace vulkan_target {
 
 struct DeviceAllocation;
+struct ShaderProgram;
 
 class Device final : public mux::Device {
 public:
@@ -50,6 +52,9 @@ public:
   const SharedDevice &shared() const { return shared_; }
   const PhysicalDevice &facts() const { return facts_; }
   PipelineCache &pipelineCache() { return *pipelineCache_; }
+  /// Shader modules and pipelines of loaded programs, shared between
+  /// programs with equal binaries (executable.h).
+  mux::support::ContentCache<ShaderProgram> &shaderPrograms() { return shaderPrograms_; }
 
   /// The memory type for buffers with at least `properties` (MemoryProperty
   /// bits), preferring `preferred` (VkMemoryPropertyFlags) among them; -1
@@ -77,6 +82,10 @@ private:
   std::once_flag compilerOnce_;
   std::unique_ptr<compiler::Target> compiler_;
   std::unique_ptr<PipelineCache> pipelineCache_;
+  /// The 32 programs loaded last stay alive: enough for the working set of
+  /// an application or library that rebuilds its programs, few enough that
+  /// the pipelines kept for nobody stay a small cost.
+  mux::support::ContentCache<ShaderProgram> shaderPrograms_{32};
   std::unique_ptr<DeviceAllocation> accessScratch_;
   // Destroyed first: no dispatch outlives the objects above.
   std::unique_ptr<Queue> queue_;

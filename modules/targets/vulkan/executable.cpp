@@ -57,7 +57,7 @@ llvm::Expected<VkPipelineLayout> createLayout(VkDevice device, const compiler::V
 
 } // namespace
 
-LoadedProgram::~LoadedProgram() {
+ShaderProgram::~ShaderProgram() {
   owner->noteDestroyed(); // pipelines and layouts, which recorded commands name
   if (owner->abandoned())
     return;
@@ -72,22 +72,43 @@ LoadedProgram::~LoadedProgram() {
     vkDestroyShaderModule(handle, module, nullptr);
 }
 
-llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std::span<const std::byte> bytes) {
-  auto binary = compiler::decodeVulkanBinary(bytes);
-  if (!binary)
-    return binary.takeError();
-  if (llvm::Error error = checkBinary(*binary, device.facts().properties.limits.maxPushConstantsSize))
-    return error;
-  if (binary->spirv.empty())
-    return mux::makeError(mux::Status::InvalidArgument, "vulkan binary without a SPIR-V module");
-  auto program = std::make_shared<LoadedProgram>(device, std::move(*binary));
+LoadedProgram::~LoadedProgram() {
+  owner->noteDestroyed(); // the program-scope variables, which launches name
+}
+
+llvm::Expected<std::shared_ptr<ShaderProgram>> loadShaderProgram(Device &device, compiler::VulkanBinary binary) {
+  auto shaders = std::make_shared<ShaderProgram>(device, std::move(binary));
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  moduleInfo.codeSize = program->binary.spirv.size() * sizeof(uint32_t);
-  moduleInfo.pCode = program->binary.spirv.data();
+  moduleInfo.codeSize = shaders->binary.spirv.size() * sizeof(uint32_t);
+  moduleInfo.pCode = shaders->binary.spirv.data();
   if (llvm::Error error =
-          check(vkCreateShaderModule(device.handle(), &moduleInfo, nullptr, &program->module), "vkCreateShaderModule"))
+          check(vkCreateShaderModule(device.handle(), &moduleInfo, nullptr, &shaders->module), "vkCreateShaderModule"))
     return error;
-  const compiler::VulkanBinary &loaded = program->binary;
+  for (const compiler::VulkanKernelBinaryInfo &info : shaders->binary.kernels) {
+    auto &kernel = shaders->kernels.emplace_back(std::make_unique<KernelPipelines>());
+    if (auto layout = createLayout(device.handle(), info))
+      kernel->layout = *layout;
+    else
+      llvm::consumeError(layout.takeError()); // createKernel reports it
+  }
+  return shaders;
+}
+
+llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std::span<const std::byte> bytes) {
+  auto shaders = device.shaderPrograms().getOrMake(bytes, [&]() -> llvm::Expected<std::shared_ptr<ShaderProgram>> {
+    auto binary = compiler::decodeVulkanBinary(bytes);
+    if (!binary)
+      return binary.takeError();
+    if (llvm::Error error = checkBinary(*binary, device.facts().properties.limits.maxPushConstantsSize))
+      return error;
+    if (binary->spirv.empty())
+      return mux::makeError(mux::Status::InvalidArgument, "vulkan binary without a SPIR-V module");
+    return loadShaderProgram(device, std::move(*binary));
+  });
+  if (!shaders)
+    return shaders.takeError();
+  auto program = std::make_shared<LoadedProgram>(device, std::move(*shaders));
+  const compiler::VulkanBinary &loaded = program->binary();
   if (loaded.globalVariableSize) {
     if (loaded.globalVariableInit.size() > loaded.globalVariableSize)
       return mux::makeError(mux::Status::InvalidArgument, "program-scope initialiser larger than its block");
@@ -106,22 +127,16 @@ llvm::Expected<std::unique_ptr<Executable>> Executable::load(Device &device, std
     }
     program->globals = std::move(*globals);
   }
-  for (const compiler::VulkanKernelBinaryInfo &info : loaded.kernels) {
-    auto &kernel = program->kernels.emplace_back(std::make_unique<KernelPipelines>());
-    if (auto layout = createLayout(device.handle(), info))
-      kernel->layout = *layout;
-    else
-      llvm::consumeError(layout.takeError()); // createKernel reports it
-  }
   return std::unique_ptr<Executable>(new Executable(std::move(program)));
 }
 
 llvm::Expected<std::unique_ptr<mux::Kernel>> Executable::createKernel(std::string_view name) {
-  for (size_t i = 0; i < program_->binary.kernels.size(); ++i) {
-    const compiler::VulkanKernelBinaryInfo &info = program_->binary.kernels[i];
+  const ShaderProgram &shaders = *program_->shaders;
+  for (size_t i = 0; i < shaders.binary.kernels.size(); ++i) {
+    const compiler::VulkanKernelBinaryInfo &info = shaders.binary.kernels[i];
     if (info.name != name)
       continue;
-    auto kernel = std::make_unique<Kernel>(program_, info, *program_->kernels[i]);
+    auto kernel = std::make_unique<Kernel>(program_, info, *shaders.kernels[i]);
     if (kernel->layout() == VK_NULL_HANDLE)
       return mux::makeError(mux::Status::OutOfResources,
                             "vkCreatePipelineLayout failed for kernel '" + info.name + "'");
@@ -267,7 +282,7 @@ llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
   VkComputePipelineCreateInfo createInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   createInfo.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   createInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  createInfo.stage.module = program_->module;
+  createInfo.stage.module = program_->shaders->module;
   createInfo.stage.pName = info_.name.c_str();
   createInfo.stage.pSpecializationInfo = &specialization;
   createInfo.layout = shared_.layout;

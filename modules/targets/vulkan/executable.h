@@ -7,7 +7,8 @@
 // own) uses the same ones, so a new kernel object does not make the driver
 // create and compile its pipelines again (on lavapipe that took 17 ms a
 // kernel object, and lavapipe keeps heap memory for every pipeline ever
-// created: doc/reliability.md).
+// created: doc/reliability.md). Programs loaded from equal binaries share
+// the module, layouts and pipelines too (ShaderProgram).
 #pragma once
 
 #include "device_allocation.h"
@@ -42,21 +43,42 @@ struct KernelPipelines {
   std::map<PipelineKey, VkPipeline> pipelines;
 };
 
-/// What the executable's kernels share; kernels keep it alive.
-struct LoadedProgram {
-  Device &device;     ///< for launches, which need a live device
+/// What every loaded program with the same binary shares (programs built
+/// from one source in several contexts, or again after a release): the
+/// decoded binary, its VkShaderModule, and per kernel the pipeline layout
+/// and pipelines. The device keeps the most recently used ones alive
+/// (Device::shaderPrograms()), so building a program again does not make
+/// the driver compile its pipelines again.
+struct ShaderProgram {
+  Device &device;     ///< for pipeline creation, which needs a live device
   SharedDevice owner; ///< for destruction, which may come after it
   compiler::VulkanBinary binary;
   VkShaderModule module = VK_NULL_HANDLE;
-  /// The program-scope variables (null when the program has none).
-  std::unique_ptr<DeviceAllocation> globals;
   /// One per kernel of `binary`, in its order.
   std::vector<std::unique_ptr<KernelPipelines>> kernels;
 
-  LoadedProgram(Device &device, compiler::VulkanBinary binary)
+  ShaderProgram(Device &device, compiler::VulkanBinary binary)
       : device(device), owner(device_shared(device)), binary(std::move(binary)) {}
-  ~LoadedProgram();
+  ~ShaderProgram();
 };
+
+/// What the executable's kernels share; kernels keep it alive. Its
+/// program-scope variables are its own even when its shaders are shared.
+struct LoadedProgram {
+  Device &device;     ///< for launches, which need a live device
+  SharedDevice owner; ///< for destruction, which may come after it
+  std::shared_ptr<ShaderProgram> shaders;
+  /// The program-scope variables (null when the program has none).
+  std::unique_ptr<DeviceAllocation> globals;
+
+  LoadedProgram(Device &device, std::shared_ptr<ShaderProgram> shaders)
+      : device(device), owner(device_shared(device)), shaders(std::move(shaders)) {}
+  ~LoadedProgram();
+  const compiler::VulkanBinary &binary() const { return shaders->binary; }
+};
+
+/// Loads the shader part of a binary (shared through the device's cache).
+llvm::Expected<std::shared_ptr<ShaderProgram>> loadShaderProgram(Device &device, compiler::VulkanBinary binary);
 
 class Executable final : public mux::Executable {
 public:
