@@ -53,6 +53,9 @@ struct Batch : std::enable_shared_from_this<Batch> {
   CommandQueue *queue = nullptr;
   mux::Device *device = nullptr;
   std::unique_ptr<mux::CommandBuffer> commandBuffer;
+  /// Set when the batch runs an application's finalized command buffer
+  /// (Command::prerecorded): dispatched instead of commandBuffer.
+  mux::CommandBuffer *prerecorded = nullptr;
   std::unique_ptr<mux::Semaphore> semaphore; ///< signalled when the dispatch completes
   std::unique_ptr<mux::QueryPool> queryPool; ///< profiling queues: 2 slots per command
 

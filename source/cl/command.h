@@ -92,6 +92,10 @@ struct Command {
   llvm::SmallVector<MemoryUse, 2> memoryUses;
   /// Kernel commands: what their event keeps of how the kernel ends.
   std::optional<KernelExitState> kernelExit;
+  /// clEnqueueCommandBufferKHR: a finalized mux command buffer that runs as a
+  /// dispatch of its own instead of being recorded into a batch (`record` is
+  /// then unset). Its owner is kept alive through keepAlive.
+  mux::CommandBuffer *prerecorded = nullptr;
 };
 
 /// The OpenCL error code for a mux failure, used both as the return value of
