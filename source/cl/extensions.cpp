@@ -31,6 +31,18 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
     // cl_polymux_device_status
     {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
+    // cl_khr_command_buffer (no image commands: Polymux has no images)
+    {"clCreateCommandBufferKHR", reinterpret_cast<void *>(&clCreateCommandBufferKHR)},
+    {"clFinalizeCommandBufferKHR", reinterpret_cast<void *>(&clFinalizeCommandBufferKHR)},
+    {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},
+    {"clReleaseCommandBufferKHR", reinterpret_cast<void *>(&clReleaseCommandBufferKHR)},
+    {"clEnqueueCommandBufferKHR", reinterpret_cast<void *>(&clEnqueueCommandBufferKHR)},
+    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&clCommandBarrierWithWaitListKHR)},
+    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&clCommandCopyBufferKHR)},
+    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&clCommandCopyBufferRectKHR)},
+    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&clCommandFillBufferKHR)},
+    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&clCommandNDRangeKernelKHR)},
+    {"clGetCommandBufferInfoKHR", reinterpret_cast<void *>(&clGetCommandBufferInfoKHR)},
 };
 
 void *lookUp(const char *name) {
