@@ -12,6 +12,12 @@
 #include <algorithm>
 #include <new>
 
+// Added by revision 0.9.2 of the extension, after the installed headers;
+// answered for applications written against newer ones.
+#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
+#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
+#endif
+
 namespace polymux::cl {
 
 CommandBufferObject::CommandBufferObject(CommandQueue &queue, std::unique_ptr<mux::CommandBuffer> commands,
@@ -56,21 +62,25 @@ llvm::Error CommandBufferObject::recordOne(size_t index) {
   });
 }
 
-cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoint, std::optional<KernelLaunch> launch,
-                                   MutableCommand **handle) {
+CommandBufferObject::Recorded CommandBufferObject::recordedFrom(Command &&command) {
+  Recorded recorded;
+  recorded.type = command.type;
+  recorded.record = std::move(command.record);
+  recorded.keepAlive = std::move(command.keepAlive);
+  recorded.resources = std::move(command.resources);
+  recorded.bufferUses = std::move(command.bufferUses);
+  recorded.memoryUses = std::move(command.memoryUses);
+  recorded.kernelBufferArgs = std::move(command.kernelBufferArgs);
+  return recorded;
+}
+
+cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoint, MutableCommand **handle) {
   // Called with mutex_ held.
-  recorded_.push_back(Recorded{std::move(command.record), std::move(launch), command.type});
+  recorded_.push_back(recordedFrom(std::move(command)));
   if (cl_int code = clErrorFromError(recordOne(recorded_.size() - 1))) {
     recorded_.pop_back();
     return code;
   }
-  for (auto &object : command.keepAlive)
-    keepAlive_.push_back(std::move(object));
-  for (auto &resource : command.resources)
-    resources_.push_back(std::move(resource));
-  bufferUses_.append(command.bufferUses.begin(), command.bufferUses.end());
-  memoryUses_.append(command.memoryUses.begin(), command.memoryUses.end());
-  kernelBufferArgs_.append(command.kernelBufferArgs.begin(), command.kernelBufferArgs.end());
   if (handle) {
     mutableCommands_.push_back(std::make_unique<MutableCommand>(*this, recorded_.size() - 1));
     *handle = mutableCommands_.back().get();
@@ -110,12 +120,14 @@ cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWait
       return CL_INVALID_OPERATION;
     command.type = CL_COMMAND_COMMAND_BUFFER_KHR;
     command.prerecorded = commands_.get();
-    command.keepAlive = keepAlive_;
     command.keepAlive.emplace_back(this);
-    command.resources = resources_;
-    command.bufferUses.assign(bufferUses_.begin(), bufferUses_.end());
-    command.memoryUses.assign(memoryUses_.begin(), memoryUses_.end());
-    command.kernelBufferArgs.assign(kernelBufferArgs_.begin(), kernelBufferArgs_.end());
+    for (const Recorded &recorded : recorded_) {
+      command.keepAlive.insert(command.keepAlive.end(), recorded.keepAlive.begin(), recorded.keepAlive.end());
+      command.resources.insert(command.resources.end(), recorded.resources.begin(), recorded.resources.end());
+      command.bufferUses.append(recorded.bufferUses.begin(), recorded.bufferUses.end());
+      command.memoryUses.append(recorded.memoryUses.begin(), recorded.memoryUses.end());
+      command.kernelBufferArgs.append(recorded.kernelBufferArgs.begin(), recorded.kernelBufferArgs.end());
+    }
     // Pending until the batch that runs it lets go of its resources (at
     // completion), or the command is dropped without running.
     pending_->fetch_add(1, std::memory_order_acq_rel);
@@ -126,12 +138,12 @@ cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWait
   return queue.enqueue(std::move(command), numEventsInWaitList, eventWaitList, event);
 }
 
-cl_int CommandBufferObject::updateLaunches(llvm::ArrayRef<std::pair<MutableCommand *, KernelLaunch>> updates) {
-  // Called with mutex_ held, on a finalized command buffer that is not pending.
-  for (const auto &[command, launch] : updates) {
-    Recorded &recorded = recorded_[command->index()];
-    recorded.launch = launch;
-    recorded.record = [launch](mux::CommandBuffer &commandBuffer) { return recordKernelLaunch(commandBuffer, launch); };
+cl_int CommandBufferObject::updateLaunches(std::vector<LaunchUpdate> &updates) {
+  for (LaunchUpdate &update : updates) {
+    update.built.record = [launch = std::move(update.launch)](mux::CommandBuffer &commandBuffer) {
+      return recordKernelLaunch(commandBuffer, launch);
+    };
+    recorded_[update.command->index()] = recordedFrom(std::move(update.built));
   }
   return rerecord();
 }
@@ -241,13 +253,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl
   CommandQueue *queue = &commandBuffer->queue();
   if (queues) {
     // Another queue may stand in for the creation queue: the recorded mux
-    // command buffer belongs to the device, so it must be the same device.
+    // command buffer belongs to the device, so it must be the same device,
+    // and the queue must have the same properties.
     queue = CommandQueue::fromHandle(queues[0]);
     if (!queue)
       return CL_INVALID_COMMAND_QUEUE;
     if (&queue->context() != &commandBuffer->queue().context())
       return CL_INVALID_CONTEXT;
-    if (&queue->device() != &commandBuffer->queue().device())
+    if (&queue->device() != &commandBuffer->queue().device() ||
+        queue->properties() != commandBuffer->queue().properties())
       return CL_INVALID_COMMAND_QUEUE;
   }
   return commandBuffer->enqueue(*queue, num_events_in_wait_list, event_wait_list, event);
@@ -266,6 +280,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandBufferInfoKHR(cl_command_buffer_khr 
   case CL_COMMAND_BUFFER_QUEUES_KHR:
     return writeInfo(param_value_size, param_value, param_value_size_ret,
                      static_cast<cl_command_queue>(commandBuffer->queue().handle()));
+  case CL_COMMAND_BUFFER_CONTEXT_KHR:
+    return writeInfo(param_value_size, param_value, param_value_size_ret,
+                     static_cast<cl_context>(commandBuffer->queue().context().handle()));
   case CL_COMMAND_BUFFER_NUM_QUEUES_KHR:
     return writeInfo(param_value_size, param_value, param_value_size_ret, cl_uint{1});
   case CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR:

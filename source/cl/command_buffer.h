@@ -18,6 +18,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -45,19 +46,22 @@ public:
   /// so far (CL_INVALID_SYNC_POINT_WAIT_LIST_KHR).
   cl_int checkSyncPoints(cl_uint count, const cl_sync_point_khr *syncPoints) const;
   /// Records `command` (under mutex()); returns its sync point through
-  /// `syncPoint` (may be null). A kernel launch passes its parts in `launch` so that a mutable
-  /// command buffer can change them; `*handle` then receives its handle.
-  cl_int record(Command &&command, cl_sync_point_khr *syncPoint, std::optional<KernelLaunch> launch = std::nullopt,
-                MutableCommand **handle = nullptr);
+  /// `syncPoint` (may be null). With `handle`, it receives the command's
+  /// mutable handle.
+  cl_int record(Command &&command, cl_sync_point_khr *syncPoint, MutableCommand **handle = nullptr);
   /// clFinalizeCommandBufferKHR.
   cl_int finalize();
   /// clEnqueueCommandBufferKHR on `queue` (the creation queue or one that
   /// may stand in for it).
   cl_int enqueue(CommandQueue &queue, cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event);
 
-  /// cl_khr_command_buffer_mutable_dispatch: replaces launch `index` and
-  /// records the command buffer again (it is not pending).
-  cl_int updateLaunches(llvm::ArrayRef<std::pair<MutableCommand *, KernelLaunch>> updates);
+  /// cl_khr_command_buffer_mutable_dispatch: replaces kernel launches and
+  /// records the command buffer again (under mutex(), finalized and not
+  /// pending).
+  struct LaunchUpdate;
+  cl_int updateLaunches(std::vector<LaunchUpdate> &updates);
+  /// Whether an enqueue of it has not completed yet.
+  bool pending() const { return pending_->load(std::memory_order_acquire) != 0; }
   /// Held while recording into or updating the command buffer.
   std::mutex &mutex() const { return mutex_; }
   /// Under mutex().
@@ -78,19 +82,56 @@ private:
   /// Enqueues whose dispatch has not completed (the Pending state).
   std::shared_ptr<std::atomic<uint32_t>> pending_ = std::make_shared<std::atomic<uint32_t>>(0);
 
+  /// One recorded command: how to record it, and what every enqueue of the
+  /// command buffer must keep alive and track for it (Command's fields).
   struct Recorded {
-    std::function<llvm::Error(mux::CommandBuffer &)> record;
-    std::optional<KernelLaunch> launch; ///< kernel launches
     cl_command_type type = 0;
+    std::function<llvm::Error(mux::CommandBuffer &)> record;
+    std::vector<Ref<ObjectBase>> keepAlive;
+    std::vector<std::shared_ptr<void>> resources;
+    llvm::SmallVector<BufferUse, 2> bufferUses;
+    llvm::SmallVector<MemoryUse, 2> memoryUses;
+    llvm::SmallVector<KernelBufferArg, 2> kernelBufferArgs;
   };
+  static Recorded recordedFrom(Command &&command);
+
   std::vector<Recorded> recorded_;
   std::vector<std::unique_ptr<MutableCommand>> mutableCommands_;
-  // What the recorded commands need at every enqueue, gathered from them.
-  std::vector<Ref<ObjectBase>> keepAlive_;
-  std::vector<std::shared_ptr<void>> resources_;
-  llvm::SmallVector<BufferUse, 4> bufferUses_;
-  llvm::SmallVector<MemoryUse, 4> memoryUses_;
-  llvm::SmallVector<KernelBufferArg, 4> kernelBufferArgs_;
+};
+
+/// The checks every recording entry point shares, then `build` with a sink
+/// that records into the command buffer. Only kernel launches have mutable
+/// handles, and they check theirs themselves (recordKernelCommand).
+template <class Build>
+cl_int recordCommand(cl_command_buffer_khr handle, cl_command_queue queue, cl_uint numSyncPoints,
+                     const cl_sync_point_khr *syncPointWaitList, cl_sync_point_khr *syncPoint,
+                     cl_mutable_command_khr *mutableHandle, Build build) try {
+  CommandBufferObject *commandBuffer = CommandBufferObject::fromHandle(handle);
+  if (!commandBuffer)
+    return CL_INVALID_COMMAND_BUFFER_KHR;
+  // A command queue other than the command buffer's needs
+  // cl_khr_command_buffer_multi_device, which is not offered.
+  if (queue)
+    return CL_INVALID_COMMAND_QUEUE;
+  std::lock_guard lock(commandBuffer->mutex());
+  if (commandBuffer->finalized())
+    return CL_INVALID_OPERATION;
+  if (cl_int code = commandBuffer->checkSyncPoints(numSyncPoints, syncPointWaitList))
+    return code;
+  if (mutableHandle)
+    return CL_INVALID_VALUE;
+  return build(*commandBuffer, commandBuffer->queue().handle(),
+               [&](CommandQueue &, Command &&command) { return commandBuffer->record(std::move(command), syncPoint); });
+} catch (const std::bad_alloc &) {
+  return CL_OUT_OF_HOST_MEMORY;
+}
+
+/// A kernel launch of a mutable command built again with new arguments or
+/// sizes, waiting to replace it.
+struct CommandBufferObject::LaunchUpdate {
+  MutableCommand *command = nullptr;
+  Command built; ///< what to keep alive and track; its `record` is replaced
+  KernelLaunch launch;
 };
 
 /// The kernel capabilities a mutable-dispatch device offers (device.cpp

@@ -12,37 +12,6 @@
 
 using namespace polymux::cl;
 
-namespace {
-
-/// The checks every recording entry point shares, then `build` with a sink
-/// that records into the command buffer. `launch`: a kernel launch, which
-/// may return a mutable handle.
-template <class Build>
-cl_int recordCommand(cl_command_buffer_khr handle, cl_command_queue queue, cl_uint numSyncPoints,
-                     const cl_sync_point_khr *syncPointWaitList, cl_sync_point_khr *syncPoint,
-                     cl_mutable_command_khr *mutableHandle, Build build) try {
-  CommandBufferObject *commandBuffer = CommandBufferObject::fromHandle(handle);
-  if (!commandBuffer)
-    return CL_INVALID_COMMAND_BUFFER_KHR;
-  // A command queue other than the command buffer's needs
-  // cl_khr_command_buffer_multi_device, which is not offered.
-  if (queue)
-    return CL_INVALID_COMMAND_QUEUE;
-  std::lock_guard lock(commandBuffer->mutex());
-  if (commandBuffer->finalized())
-    return CL_INVALID_OPERATION;
-  if (cl_int code = commandBuffer->checkSyncPoints(numSyncPoints, syncPointWaitList))
-    return code;
-  if (mutableHandle)
-    return CL_INVALID_VALUE;
-  return build(*commandBuffer, commandBuffer->queue().handle(),
-               [&](CommandQueue &, Command &&command) { return commandBuffer->record(std::move(command), syncPoint); });
-} catch (const std::bad_alloc &) {
-  return CL_OUT_OF_HOST_MEMORY;
-}
-
-} // namespace
-
 extern "C" {
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,

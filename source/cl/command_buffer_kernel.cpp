@@ -51,14 +51,10 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
   Ref<Kernel> clone(Kernel::fromHandle(cloneHandle));
   clReleaseKernel(cloneHandle); // only the command buffer holds it
 
-  KernelLaunch launch;
   MutableCommand *handle = nullptr;
   code = buildKernelLaunch(
       queue, clone->handle(), workDim, globalWorkOffset, globalWorkSize, localWorkSize, CL_COMMAND_NDRANGE_KERNEL,
-      [&](CommandQueue &, Command &&command) {
-        return commandBuffer.record(std::move(command), syncPoint, launch, &handle);
-      },
-      &launch);
+      [&](CommandQueue &, Command &&command) { return commandBuffer.record(std::move(command), syncPoint, &handle); });
   if (code != CL_SUCCESS)
     return code;
   MutableCommand::Launch &recorded = handle->launch();

@@ -132,6 +132,8 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   add("cl_polymux_device_status");
   // Implemented by this layer over mux command buffers dispatched repeatedly.
   add("cl_khr_command_buffer");
+  // Kernel launches of a command buffer built again and recorded anew.
+  add("cl_khr_command_buffer_mutable_dispatch");
 }
 
 cl_device_type Device::type() const {
@@ -468,7 +470,10 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
       return CL_INVALID_VALUE;
     // A command buffer's commands run in recording order, which satisfies
     // any sync points, so out-of-order queues may record and run them too.
-    return scalar(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR));
+    // Targets print a kernel's printf output per dispatch, so a recorded
+    // kernel prints on every enqueue.
+    return scalar(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
+                                                            CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR));
   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer"))
       return CL_INVALID_VALUE;

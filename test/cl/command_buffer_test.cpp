@@ -1,21 +1,17 @@
 // cl_khr_command_buffer: record once, enqueue many times, on every device.
 // Results are checked against references computed on the host.
 #include "command_buffer_api.h"
+#include "stdout_capture.h"
+#include "test_kernels.h"
 
 #include <array>
 #include <cstring>
 #include <numeric>
+#include <sstream>
 
 using namespace cltest;
 
 namespace {
-
-constexpr const char *kScaleAdd = R"(
-kernel void scale_add(global int *data, int factor, int addend) {
-  size_t i = get_global_id(0);
-  data[i] = data[i] * factor + addend;
-}
-)";
 
 constexpr size_t kCount = 1024;
 
@@ -32,7 +28,7 @@ protected:
     CommandBufferTest::SetUp();
     if (HasFatalFailure())
       return;
-    program_ = build(kScaleAdd);
+    program_ = build(kernels::command_buffer);
     ASSERT_TRUE(program_);
     kernel_ = kernel(program_, "scale_add");
     ASSERT_TRUE(kernel_);
@@ -89,14 +85,24 @@ TEST_P(CommandBufferTest, DeviceQueries) {
   EXPECT_TRUE(found);
   auto capabilities =
       deviceInfo<cl_device_command_buffer_capabilities_khr>(device(), CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
-  // Offered: out-of-order queues. Not offered: simultaneous use,
+  // Offered: out-of-order queues, printf. Not offered: simultaneous use,
   // device-side enqueue.
-  EXPECT_EQ(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR),
-            capabilities & ~cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR));
+  EXPECT_EQ(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
+                                                      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR),
+            capabilities);
   EXPECT_EQ(0u,
             deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR));
-  // No images: the image commands are not offered.
-  EXPECT_EQ(nullptr, extensionFunction<void *>("clCommandCopyImageKHR"));
+  // No images: the image commands exist and fail as clEnqueueCopyImage.
+  EXPECT_FALSE(deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT));
+  auto copyImage = extensionFunction<clCommandCopyImageKHR_fn>("clCommandCopyImageKHR");
+  ASSERT_NE(nullptr, copyImage);
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  const size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, copyImage(commandBuffer, nullptr, nullptr, nullptr, origin, origin, region, 0,
+                                                nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR,
+                copyImage(nullptr, nullptr, nullptr, nullptr, origin, origin, region, 0, nullptr, nullptr, nullptr));
 }
 
 TEST_P(CommandBufferExecution, RecordOnceEnqueueManyTimes) {
@@ -330,6 +336,11 @@ TEST_P(CommandBufferExecution, SubstituteQueueOfTheSameDevice) {
   ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
   ASSERT_CL(clFinish(other));
   EXPECT_EQ(scaleAdd(values, 7, 0), read<cl_int>(output_, kCount));
+  // A queue with other properties cannot stand in.
+  Queue profiling = makeQueue(CL_QUEUE_PROFILING_ENABLE);
+  ASSERT_TRUE(profiling);
+  queues[0] = profiling.get();
+  EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
 }
 
 TEST_P(CommandBufferExecution, InfoQueries) {
@@ -338,6 +349,9 @@ TEST_P(CommandBufferExecution, InfoQueries) {
   cl_command_queue queue = nullptr;
   ASSERT_CL(api_.info(plain, CL_COMMAND_BUFFER_QUEUES_KHR, sizeof queue, &queue, nullptr));
   EXPECT_EQ(queue_.get(), queue);
+  cl_context context = nullptr;
+  ASSERT_CL(api_.info(plain, 0x1299 /* CL_COMMAND_BUFFER_CONTEXT_KHR, 0.9.2 */, sizeof context, &context, nullptr));
+  EXPECT_EQ(context_.get(), context);
   cl_uint count = 0;
   ASSERT_CL(api_.info(plain, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof count, &count, nullptr));
   EXPECT_EQ(1u, count);
@@ -479,6 +493,42 @@ TEST_P(CommandBufferExecution, ManyCommandsInOneBuffer) {
   for (auto &value : values)
     value += 2 * kLaunches;
   EXPECT_EQ(values, read<cl_int>(work_, kCount));
+}
+
+TEST_P(CommandBufferTest, KernelPrintfEveryEnqueue) {
+  // Reported as CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR: a recorded
+  // kernel prints on every enqueue, with its record-time arguments.
+  EXPECT_TRUE(
+      deviceInfo<cl_device_command_buffer_capabilities_khr>(device(), CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR) &
+      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+  Program program = build("kernel void hello(int tag) { printf(\"tag %d item %d\\n\", tag, (int)get_global_id(0)); }");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "hello");
+  ASSERT_TRUE(k);
+  ASSERT_CL(setArg(k.get(), 0, cl_int{42}));
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  const size_t global = 4;
+  ASSERT_CL(
+      api_.ndrange(commandBuffer, nullptr, nullptr, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr, nullptr));
+  ASSERT_CL(api_.finalize(commandBuffer));
+  ASSERT_CL(setArg(k.get(), 0, cl_int{7}));
+  for (int round = 0; round < 3; ++round) {
+    StdoutCapture capture;
+    ASSERT_TRUE(capture.begin());
+    cl_int enqueued = api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr);
+    cl_int finished = clFinish(queue_);
+    std::string text = capture.end();
+    ASSERT_CL(enqueued);
+    ASSERT_CL(finished);
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    std::sort(lines.begin(), lines.end());
+    EXPECT_EQ((std::vector<std::string>{"tag 42 item 0", "tag 42 item 1", "tag 42 item 2", "tag 42 item 3"}), lines)
+        << "round " << round;
+  }
 }
 
 CLTEST_INSTANTIATE(CommandBufferTest);
