@@ -360,9 +360,30 @@ void SchedulerGuard::deferCompletion(std::shared_ptr<Batch> batch, mux::Status s
   completions_.emplace_back(std::move(batch), status);
 }
 
+void finishPrerecordedRun(PrerecordedRun &run, const mux::Outcome &last) {
+  Event *event = run.event.exchange(nullptr, std::memory_order_acq_rel);
+  std::optional<mux::Outcome> failure;
+  {
+    std::lock_guard lock(run.mutex);
+    failure = std::move(run.firstFailure);
+    run.firstFailure.reset();
+  }
+  if (!event)
+    return;
+  DeviceTimelineScope timeline;
+  commandFinished(*event, failure ? *failure : last);
+}
+
 cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *const> waits, const Ref<Event> &event,
                      SchedulerGuard &guard) {
   auto &q = queue.impl();
+  if (command.prerecordedRun) {
+    // The batch holds the event until the dispatch completes, after the
+    // command buffer's end marker has run.
+    std::lock_guard lock(command.prerecordedRun->mutex);
+    command.prerecordedRun->firstFailure.reset();
+    command.prerecordedRun->event.store(event.get(), std::memory_order_release);
+  }
   const bool inOrder = !queue.outOfOrder();
   // Commands of poison error model contexts always have an event (the
   // context's own migrations may not: they follow OpenCL's model).

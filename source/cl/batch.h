@@ -154,5 +154,9 @@ void flushForEvent(Event &event, SchedulerGuard &guard);
 void pumpScheduler(SchedulerGuard &guard);
 /// clFinish: flush, then wait until every batch enqueued so far completed.
 void finishQueue(CommandQueue &queue);
+/// The end marker of a prerecorded command buffer (Command::prerecordedRun),
+/// on the device timeline: completes the run's event, if any, with the first
+/// failure recorded in `run`, else `last` (the last command's outcome).
+void finishPrerecordedRun(PrerecordedRun &run, const mux::Outcome &last);
 
 } // namespace polymux::cl

@@ -3,6 +3,7 @@
 // clCommand*KHR recording entry points are in command_buffer_commands.cpp.
 #include "command_buffer.h"
 
+#include "batch.h"
 #include "context.h"
 #include "device.h"
 #include "info.h"
@@ -54,11 +55,15 @@ llvm::Error CommandBufferObject::recordOne(size_t index) {
   // Nobody observes the kernel, but a fault in it is still reported. The
   // context outlives the command buffer (its queue holds it).
   const Context *context = &queue_->context();
-  return commands_->markCommandEnd([context](const mux::Outcome &outcome) {
-    if (outcome.status != mux::Status::Success)
-      context->notify(outcome.detail.empty() ? std::string("Polymux: a kernel in a command buffer failed: ") +
-                                                   mux::statusName(outcome.status)
-                                             : "Polymux: " + outcome.detail);
+  return commands_->markCommandEnd([context, run = &run_](const mux::Outcome &outcome) {
+    if (outcome.status == mux::Status::Success)
+      return;
+    context->notify(outcome.detail.empty() ? std::string("Polymux: a kernel in a command buffer failed: ") +
+                                                 mux::statusName(outcome.status)
+                                           : "Polymux: " + outcome.detail);
+    std::lock_guard lock(run->mutex);
+    if (!run->firstFailure)
+      run->firstFailure = outcome;
   });
 }
 
@@ -94,10 +99,19 @@ cl_int CommandBufferObject::finalize() {
   std::lock_guard lock(mutex_);
   if (finalized_)
     return CL_INVALID_OPERATION;
-  if (cl_int code = clErrorFromError(commands_->finalize()))
+  if (cl_int code = clErrorFromError(finishRecording()))
     return code;
   finalized_ = true;
   return CL_SUCCESS;
+}
+
+llvm::Error CommandBufferObject::finishRecording() {
+  // Completes the enqueue's event on the device timeline, as the end marker
+  // of a command in a batch does, rather than at the dispatch's completion.
+  if (auto error = commands_->markCommandEnd(
+          [run = &run_](const mux::Outcome &outcome) { finishPrerecordedRun(*run, outcome); }))
+    return error;
+  return commands_->finalize();
 }
 
 cl_int CommandBufferObject::rerecord() {
@@ -105,7 +119,7 @@ cl_int CommandBufferObject::rerecord() {
   for (size_t i = 0; i < recorded_.size(); ++i)
     if (cl_int code = clErrorFromError(recordOne(i)))
       return code;
-  return clErrorFromError(commands_->finalize());
+  return clErrorFromError(finishRecording());
 }
 
 cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWaitList, const cl_event *eventWaitList,
@@ -120,6 +134,7 @@ cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWait
       return CL_INVALID_OPERATION;
     command.type = CL_COMMAND_COMMAND_BUFFER_KHR;
     command.prerecorded = commands_.get();
+    command.prerecordedRun = &run_;
     command.keepAlive.emplace_back(this);
     for (const Recorded &recorded : recorded_) {
       command.keepAlive.insert(command.keepAlive.end(), recorded.keepAlive.begin(), recorded.keepAlive.end());

@@ -79,6 +79,10 @@ private:
 
   mutable std::mutex mutex_;
   bool finalized_ = false;
+  /// The enqueue now running (its event and first failure).
+  PrerecordedRun run_;
+  /// Records the end marker that completes run_'s event, then finalizes.
+  llvm::Error finishRecording();
   /// Enqueues whose dispatch has not completed (the Pending state).
   std::shared_ptr<std::atomic<uint32_t>> pending_ = std::make_shared<std::atomic<uint32_t>>(0);
 

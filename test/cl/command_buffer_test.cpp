@@ -472,6 +472,40 @@ TEST_P(CommandBufferExecution, ErrorsForBadInput) {
   EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST, api_.enqueue(0, nullptr, commandBuffer, 1, nullptr, nullptr));
 }
 
+TEST_P(CommandBufferExecution, FaultingKernelFailsTheEnqueue) {
+  // A kernel that faults, then a copy that succeeds: the enqueue's event
+  // fails with the kernel's failure, and the command buffer and the queue
+  // stay usable.
+  Kernel bad = kernel(program_, "bad_pointer");
+  ASSERT_TRUE(bad);
+  setArgs(bad.get(), work_.get(), cl_ulong{0x10}, cl_uint{16});
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  const size_t global = 64, bytes = kCount * sizeof(cl_int);
+  cl_sync_point_khr faulted = 0;
+  ASSERT_CL(
+      api_.ndrange(commandBuffer, nullptr, nullptr, bad, 1, nullptr, &global, nullptr, 0, nullptr, &faulted, nullptr));
+  ASSERT_CL(api_.copy(commandBuffer, nullptr, input_, output_, 0, 0, bytes, 1, &faulted, nullptr, nullptr));
+  ASSERT_CL(api_.finalize(commandBuffer));
+  for (int round = 0; round < 2; ++round) {
+    Event ran;
+    ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, ran.out()));
+    EXPECT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, ran.ptr()));
+    EXPECT_EQ(CL_OUT_OF_RESOURCES, eventStatus(ran)) << "round " << round;
+    ASSERT_CL(clFinish(queue_));
+    EXPECT_EQ(cl_command_buffer_state_khr(CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR), state(commandBuffer));
+  }
+  // The queue runs the next command buffer normally.
+  CommandBuffer good = create();
+  ASSERT_TRUE(good);
+  recordPipeline(good, 3, 3);
+  ASSERT_CL(api_.finalize(good));
+  auto values = sequence(kCount, 2);
+  write(input_, values);
+  ASSERT_CL(api_.enqueue(0, nullptr, good, 0, nullptr, nullptr));
+  EXPECT_EQ(scaleAdd(values, 3, 3), read<cl_int>(output_, kCount));
+}
+
 TEST_P(CommandBufferExecution, ManyCommandsInOneBuffer) {
   // More commands than a queue batches at once, each depending on the last.
   CommandBuffer commandBuffer = create();
