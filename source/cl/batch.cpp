@@ -115,6 +115,7 @@ llvm::Expected<std::shared_ptr<Batch>> newBatch(CommandQueue &queue) {
     batch->commandCount = 0;
     batch->closeError = CL_SUCCESS;
     batch->gated = false;
+    batch->prerecorded = nullptr;
   } else {
     mux::Device &device = q.device->mux();
     batch = std::make_shared<Batch>();
@@ -185,6 +186,7 @@ void dispatchBatch(Batch &batch, cl_int dependencyFailure, SchedulerGuard &guard
       guard.advance(*event, failure);
     // Its commands must not run, but its place in the semaphore chain must
     // still be honoured by the batches after it: dispatch it empty.
+    batch.prerecorded = nullptr;
     batch.commandBuffer->reset();
     if (auto error = batch.commandBuffer->finalize()) {
       llvm::consumeError(std::move(error));
@@ -196,6 +198,10 @@ void dispatchBatch(Batch &batch, cl_int dependencyFailure, SchedulerGuard &guard
     for (auto &event : batch.events) {
       event->impl().submitNs = now;
       guard.advance(*event, CL_SUBMITTED);
+      // A prerecorded command buffer has no start marker of our own: its
+      // command runs from the moment the device may start it.
+      if (batch.prerecorded)
+        guard.advance(*event, CL_RUNNING);
     }
   }
 
@@ -213,8 +219,9 @@ void dispatchBatch(Batch &batch, cl_int dependencyFailure, SchedulerGuard &guard
 
 void submitToDevice(Batch &batch, std::span<mux::Semaphore *const> waits, SchedulerGuard &guard) {
   mux::Semaphore *signal = batch.semaphore.get();
+  mux::CommandBuffer &commandBuffer = batch.prerecorded ? *batch.prerecorded : *batch.commandBuffer;
   auto error =
-      batch.device->queue().dispatch(*batch.commandBuffer, waits, std::span<mux::Semaphore *const>(&signal, 1), nullptr,
+      batch.device->queue().dispatch(commandBuffer, waits, std::span<mux::Semaphore *const>(&signal, 1), nullptr,
                                      // A plain pointer (no allocation): the queue's live list holds the
                                      // batch until this callback has processed its completion.
                                      [self = &batch](mux::Status status) { onDispatchComplete(*self, status); });
@@ -238,7 +245,13 @@ void processCompletion(Batch &batch, mux::Status status, SchedulerGuard &guard) 
       cl_int recorded = impl.commandResult.load(std::memory_order_acquire);
       if (recorded != CL_QUEUED)
         result = recorded;
-      if (result == CL_COMPLETE && batch.queryPool && event.status() > CL_COMPLETE) {
+      if (result == CL_COMPLETE && batch.queryPool && batch.prerecorded && event.status() > CL_COMPLETE) {
+        // No timestamps inside an application's command buffer: it ran
+        // between its submission and now.
+        impl.startNs = impl.submitNs;
+        impl.endNs = std::max(batch.device->timestampNs(), impl.startNs);
+        impl.timestampsValid.store(true, std::memory_order_release);
+      } else if (result == CL_COMPLETE && batch.queryPool && event.status() > CL_COMPLETE) {
         impl.startNs = batch.queryPool->timestampNs(2 * impl.commandIndex);
         impl.endNs = batch.queryPool->timestampNs(2 * impl.commandIndex + 1);
         impl.startNs = std::max(impl.startNs, impl.submitNs);
@@ -347,9 +360,30 @@ void SchedulerGuard::deferCompletion(std::shared_ptr<Batch> batch, mux::Status s
   completions_.emplace_back(std::move(batch), status);
 }
 
+void finishPrerecordedRun(PrerecordedRun &run, const mux::Outcome &last) {
+  Event *event = run.event.exchange(nullptr, std::memory_order_acq_rel);
+  std::optional<mux::Outcome> failure;
+  {
+    std::lock_guard lock(run.mutex);
+    failure = std::move(run.firstFailure);
+    run.firstFailure.reset();
+  }
+  if (!event)
+    return;
+  DeviceTimelineScope timeline;
+  commandFinished(*event, failure ? *failure : last);
+}
+
 cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *const> waits, const Ref<Event> &event,
                      SchedulerGuard &guard) {
   auto &q = queue.impl();
+  if (command.prerecordedRun) {
+    // The batch holds the event until the dispatch completes, after the
+    // command buffer's end marker has run.
+    std::lock_guard lock(command.prerecordedRun->mutex);
+    command.prerecordedRun->firstFailure.reset();
+    command.prerecordedRun->event.store(event.get(), std::memory_order_release);
+  }
   const bool inOrder = !queue.outOfOrder();
   // Commands of poison error model contexts always have an event (the
   // context's own migrations may not: they follow OpenCL's model).
@@ -382,7 +416,8 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
   // Incomplete batches to run after, and wait events that hold the command back.
   llvm::SmallVector<std::shared_ptr<Batch>, 4> dependencies;
   llvm::SmallVector<Event *, 4> holdEvents;
-  bool cut = false;
+  // A prerecorded command buffer is a dispatch of its own.
+  bool cut = command.prerecorded != nullptr;
   auto addDependency = [&](const std::shared_ptr<Batch> &batch, Event *via) {
     if (!batch || batch->state == Batch::State::Complete)
       return;
@@ -473,6 +508,9 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
     target->events.push_back(event);
     if (poisonModel)
       registerPendingWriter(*eventPtr);
+  }
+  target->prerecorded = command.prerecorded;
+  if (eventPtr && !command.prerecorded) {
     // Markers, not user callbacks: a device that runs command buffers away
     // from the host need not split the batch around every event.
     error = commandBuffer.markCommandStart([eventPtr](mux::Status) {
@@ -485,7 +523,7 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
   if (!error && command.record)
     error = command.record(commandBuffer);
   cl_int code = clErrorFromError(std::move(error));
-  if (eventPtr) {
+  if (eventPtr && !command.prerecorded) {
     // Recorded even when the command failed to record, so the event is
     // always completed by the device timeline.
     // The callback sees the status of the last work command before it: for
@@ -522,7 +560,7 @@ cl_int submitCommand(CommandQueue &queue, Command &command, std::span<Event *con
 
   if (!inOrder && command.blocksLaterCommands)
     q.barrier = target;
-  if (target != q.open || target->gated)
+  if (target != q.open || target->gated || target->prerecorded)
     closeBatch(*target);
   if (target->commandCount >= kMaxCommandsPerBatch) {
     requestFlush(*target);

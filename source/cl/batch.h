@@ -53,6 +53,9 @@ struct Batch : std::enable_shared_from_this<Batch> {
   CommandQueue *queue = nullptr;
   mux::Device *device = nullptr;
   std::unique_ptr<mux::CommandBuffer> commandBuffer;
+  /// Set when the batch runs an application's finalized command buffer
+  /// (Command::prerecorded): dispatched instead of commandBuffer.
+  mux::CommandBuffer *prerecorded = nullptr;
   std::unique_ptr<mux::Semaphore> semaphore; ///< signalled when the dispatch completes
   std::unique_ptr<mux::QueryPool> queryPool; ///< profiling queues: 2 slots per command
 
@@ -151,5 +154,9 @@ void flushForEvent(Event &event, SchedulerGuard &guard);
 void pumpScheduler(SchedulerGuard &guard);
 /// clFinish: flush, then wait until every batch enqueued so far completed.
 void finishQueue(CommandQueue &queue);
+/// The end marker of a prerecorded command buffer (Command::prerecordedRun),
+/// on the device timeline: completes the run's event, if any, with the first
+/// failure recorded in `run`, else `last` (the last command's outcome).
+void finishPrerecordedRun(PrerecordedRun &run, const mux::Outcome &last);
 
 } // namespace polymux::cl

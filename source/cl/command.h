@@ -11,8 +11,11 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 namespace polymux::cl {
@@ -58,6 +61,18 @@ struct MemoryUse {
   ContentAccess access = ContentAccess::Read;
 };
 
+class Event;
+
+/// The run of a prerecorded command buffer now on the device (one at a time:
+/// no simultaneous use). The marker the command buffer records after its
+/// last command completes `event` with the first failure its kernels
+/// reported, like the end marker of a command in a batch.
+struct PrerecordedRun {
+  std::atomic<Event *> event{nullptr};
+  std::mutex mutex;
+  std::optional<mux::Outcome> firstFailure; ///< under mutex
+};
+
 struct Command {
   cl_command_type type = 0;
   /// Records the command's work. May record nothing (markers, barriers).
@@ -92,6 +107,12 @@ struct Command {
   llvm::SmallVector<MemoryUse, 2> memoryUses;
   /// Kernel commands: what their event keeps of how the kernel ends.
   std::optional<KernelExitState> kernelExit;
+  /// clEnqueueCommandBufferKHR: a finalized mux command buffer that runs as a
+  /// dispatch of its own instead of being recorded into a batch (`record` is
+  /// then unset). Its owner is kept alive through keepAlive.
+  mux::CommandBuffer *prerecorded = nullptr;
+  /// With `prerecorded`: where submitCommand leaves the command's event.
+  PrerecordedRun *prerecordedRun = nullptr;
 };
 
 /// The OpenCL error code for a mux failure, used both as the return value of

@@ -2,6 +2,7 @@
 // OpenCL 3.0 query, answered from mux::DeviceInfo), sub-devices and timers.
 #include "device.h"
 
+#include "command_buffer.h"
 #include "info.h"
 #include "platform.h"
 
@@ -35,6 +36,12 @@ cl_name_version nameVersion(std::string_view name, cl_version version) {
 cl_version extensionVersion(std::string_view name) {
   if (name == "cl_khr_integer_dot_product")
     return CL_MAKE_VERSION(2, 0, 0);
+  // The provisional revisions the installed OpenCL headers declare
+  // (OpenCL-Headers 2023.02.06): see doc/architecture.md, "Command buffers".
+  if (name == "cl_khr_command_buffer")
+    return CL_MAKE_VERSION(0, 9, 1);
+  if (name == "cl_khr_command_buffer_mutable_dispatch")
+    return CL_MAKE_VERSION(0, 9, 0);
   return CL_MAKE_VERSION(1, 0, 0);
 }
 
@@ -123,6 +130,10 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   add("cl_polymux_async_error_model");
   // Implemented by this layer over the HAL's DeviceActivity and queue.
   add("cl_polymux_device_status");
+  // Implemented by this layer over mux command buffers dispatched repeatedly.
+  add("cl_khr_command_buffer");
+  // Kernel launches of a command buffer built again and recorded anew.
+  add("cl_khr_command_buffer_mutable_dispatch");
 }
 
 cl_device_type Device::type() const {
@@ -452,6 +463,25 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     if (!device.hasExtension("cl_khr_device_uuid"))
       return CL_INVALID_VALUE;
     return uintValue(0);
+
+  // cl_khr_command_buffer.
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    if (!device.hasExtension("cl_khr_command_buffer"))
+      return CL_INVALID_VALUE;
+    // A command buffer's commands run in recording order, which satisfies
+    // any sync points, so out-of-order queues may record and run them too.
+    // Targets print a kernel's printf output per dispatch, so a recorded
+    // kernel prints on every enqueue.
+    return scalar(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
+                                                            CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR));
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    if (!device.hasExtension("cl_khr_command_buffer"))
+      return CL_INVALID_VALUE;
+    return scalar(cl_command_queue_properties(0));
+  case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+    if (!device.hasExtension("cl_khr_command_buffer_mutable_dispatch"))
+      return CL_INVALID_VALUE;
+    return scalar(kMutableDispatchCapabilities);
 
   default:
     return CL_INVALID_VALUE;

@@ -3,6 +3,7 @@
 // the buffer's storage on the queue's device and hands a Command to the queue.
 #include "buffer.h"
 #include "command.h"
+#include "command_builders.h"
 #include "context.h"
 #include "device.h"
 #include "host_staging.h"
@@ -142,12 +143,15 @@ struct SingleBufferCommand {
     return bindForQueue(*buffer, *queue, binding);
   }
 
-  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange range,
-                 ContentAccess access, cl_uint numEventsInWaitList, const cl_event *eventWaitList, cl_event *event,
-                 bool blocking = false) {
+  /// Hands a device-only command (no host memory) to `sink`.
+  cl_int submit(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange range,
+                ContentAccess access, CommandSink sink) {
     Command command;
+    command.type = type;
     command.record = std::move(record);
-    return enqueue(type, std::move(command), range, access, numEventsInWaitList, eventWaitList, event, blocking);
+    command.keepAlive.emplace_back(buffer);
+    buffer->addUse(command, range.offset, range.size, access);
+    return sink(*queue, std::move(command));
   }
 
   /// `command` already knows how to record itself (host transfers, which
@@ -189,9 +193,8 @@ struct BufferCopyCommand {
   }
 
   /// `dstAccess`: Overwrite when every byte of `dstRange` is written.
-  cl_int enqueue(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange srcRange,
-                 ByteRange dstRange, ContentAccess dstAccess, cl_uint numEventsInWaitList,
-                 const cl_event *eventWaitList, cl_event *event) {
+  cl_int submit(cl_command_type type, std::function<llvm::Error(mux::CommandBuffer &)> record, ByteRange srcRange,
+                ByteRange dstRange, ContentAccess dstAccess, CommandSink sink) {
     Command command;
     command.type = type;
     command.record = std::move(record);
@@ -199,7 +202,7 @@ struct BufferCopyCommand {
     command.keepAlive.emplace_back(dst);
     src->addUse(command, srcRange.offset, srcRange.size, ContentAccess::Read);
     dst->addUse(command, dstRange.offset, dstRange.size, dstAccess);
-    return queue->enqueue(std::move(command), numEventsInWaitList, eventWaitList, event);
+    return sink(*queue, std::move(command));
   }
 };
 
@@ -298,6 +301,84 @@ bool rectCopyOverlaps(const BufferObject &src, const BufferObject &dst, const Re
   return srcBegin < dstEnd && dstBegin < srcEnd;
 }
 } // namespace
+
+cl_int buildCopyBuffer(cl_command_queue command_queue, cl_mem src_handle, cl_mem dst_handle, size_t src_offset,
+                       size_t dst_offset, size_t size, CommandSink sink) {
+  BufferCopyCommand copy;
+  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
+    return code;
+  if (size == 0 || outOfRange(src_offset, size, copy.src->size()) || outOfRange(dst_offset, size, copy.dst->size()))
+    return CL_INVALID_VALUE;
+  if (&copy.src->root() == &copy.dst->root()) {
+    // Same storage (the same buffer, or sub-buffers of one buffer).
+    size_t srcStart = copy.src->origin() + src_offset;
+    size_t dstStart = copy.dst->origin() + dst_offset;
+    if (srcStart < dstStart + size && dstStart < srcStart + size)
+      return CL_MEM_COPY_OVERLAP;
+  }
+  if (cl_int code = copy.bindBoth())
+    return code;
+  // Captured by value: a command buffer records again when it is updated.
+  return copy.submit(
+      CL_COMMAND_COPY_BUFFER,
+      [src = copy.srcBinding, dst = copy.dstBinding, src_offset, dst_offset, size](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.copyBuffer(*src.buffer, src.offset + src_offset, *dst.buffer, dst.offset + dst_offset,
+                                        size);
+      },
+      ByteRange{src_offset, size}, ByteRange{dst_offset, size}, ContentAccess::Overwrite, sink);
+}
+
+cl_int buildFillBuffer(cl_command_queue command_queue, cl_mem buffer_handle, const void *pattern, size_t pattern_size,
+                       size_t offset, size_t size, CommandSink sink) {
+  SingleBufferCommand target;
+  if (cl_int code = target.resolve(command_queue, buffer_handle))
+    return code;
+  const bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0;
+  if (!pattern || !powerOfTwo || pattern_size > 128)
+    return CL_INVALID_VALUE;
+  if (size == 0 || offset % pattern_size || size % pattern_size || outOfRange(offset, size, target.buffer->size()))
+    return CL_INVALID_VALUE;
+  if (cl_int code = bindForQueue(*target.buffer, *target.queue, target.binding))
+    return code;
+  // The pattern is copied now: the application may reuse its memory at once.
+  const auto *bytes = static_cast<const std::byte *>(pattern);
+  return target.submit(
+      CL_COMMAND_FILL_BUFFER,
+      [binding = target.binding, offset, size,
+       copy = std::vector<std::byte>(bytes, bytes + pattern_size)](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.fillBuffer(*binding.buffer, binding.offset + offset, size, copy.data(), copy.size());
+      },
+      ByteRange{offset, size}, ContentAccess::Overwrite, sink);
+}
+
+cl_int buildCopyBufferRect(cl_command_queue command_queue, cl_mem src_handle, cl_mem dst_handle,
+                           const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+                           size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                           CommandSink sink) {
+  BufferCopyCommand copy;
+  RectSide srcSide{src_origin, src_row_pitch, src_slice_pitch};
+  RectSide dstSide{dst_origin, dst_row_pitch, dst_slice_pitch};
+  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
+    return code;
+  if (cl_int code = validateRect(region, srcSide, dstSide))
+    return code;
+  if (srcSide.end(region) > copy.src->size() || dstSide.end(region) > copy.dst->size())
+    return CL_INVALID_VALUE;
+  if (copy.src == copy.dst && srcSide.rowPitch != dstSide.rowPitch && srcSide.slicePitch != dstSide.slicePitch)
+    return CL_INVALID_VALUE;
+  if (&copy.src->root() == &copy.dst->root() && rectCopyOverlaps(*copy.src, *copy.dst, srcSide, dstSide, region))
+    return CL_MEM_COPY_OVERLAP;
+  if (cl_int code = copy.bindBoth())
+    return code;
+  const mux::RectRegion rect = makeRect(srcSide, copy.srcBinding.offset, dstSide, copy.dstBinding.offset, region);
+  return copy.submit(
+      CL_COMMAND_COPY_BUFFER_RECT,
+      [src = copy.srcBinding.buffer, dst = copy.dstBinding.buffer, rect](mux::CommandBuffer &commandBuffer) {
+        return commandBuffer.copyBufferRect(*src, *dst, rect);
+      },
+      srcSide.span(region), dstSide.span(region), dstSide.writeAccess(region), sink);
+}
+
 } // namespace polymux::cl
 
 using namespace polymux::cl;
@@ -338,52 +419,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
                                                     cl_mem dst_handle, size_t src_offset, size_t dst_offset,
                                                     size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event) {
-  BufferCopyCommand copy;
-  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
-    return code;
-  if (size == 0 || outOfRange(src_offset, size, copy.src->size()) || outOfRange(dst_offset, size, copy.dst->size()))
-    return CL_INVALID_VALUE;
-  if (&copy.src->root() == &copy.dst->root()) {
-    // Same storage (the same buffer, or sub-buffers of one buffer).
-    size_t srcStart = copy.src->origin() + src_offset;
-    size_t dstStart = copy.dst->origin() + dst_offset;
-    if (srcStart < dstStart + size && dstStart < srcStart + size)
-      return CL_MEM_COPY_OVERLAP;
-  }
-  if (cl_int code = copy.bindBoth())
-    return code;
-  return copy.enqueue(
-      CL_COMMAND_COPY_BUFFER,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.copyBuffer(*copy.srcBinding.buffer, copy.srcBinding.offset + src_offset,
-                                        *copy.dstBinding.buffer, copy.dstBinding.offset + dst_offset, size);
-      },
-      ByteRange{src_offset, size}, ByteRange{dst_offset, size}, ContentAccess::Overwrite, num_events_in_wait_list,
-      event_wait_list, event);
+  return buildCopyBuffer(command_queue, src_handle, dst_handle, src_offset, dst_offset, size,
+                         [&](CommandQueue &queue, Command &&command) {
+                           return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+                         });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                     const void *pattern, size_t pattern_size, size_t offset,
                                                     size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event) {
-  SingleBufferCommand target;
-  if (cl_int code = target.resolve(command_queue, buffer_handle))
-    return code;
-  const bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0;
-  if (!pattern || !powerOfTwo || pattern_size > 128)
-    return CL_INVALID_VALUE;
-  if (size == 0 || offset % pattern_size || size % pattern_size || outOfRange(offset, size, target.buffer->size()))
-    return CL_INVALID_VALUE;
-  if (cl_int code = bindForQueue(*target.buffer, *target.queue, target.binding))
-    return code;
-  // The pattern is copied when recorded, i.e. before enqueue returns.
-  return target.enqueue(
-      CL_COMMAND_FILL_BUFFER,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.fillBuffer(*target.binding.buffer, target.binding.offset + offset, size, pattern,
-                                        pattern_size);
-      },
-      ByteRange{offset, size}, ContentAccess::Overwrite, num_events_in_wait_list, event_wait_list, event);
+  return buildFillBuffer(command_queue, buffer_handle, pattern, pattern_size, offset, size,
+                         [&](CommandQueue &queue, Command &&command) {
+                           return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+                         });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer_handle,
@@ -433,30 +482,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue command_queue, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
     const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
     size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  BufferCopyCommand copy;
-  RectSide srcSide{src_origin, src_row_pitch, src_slice_pitch};
-  RectSide dstSide{dst_origin, dst_row_pitch, dst_slice_pitch};
-  if (cl_int code = copy.resolve(command_queue, src_handle, dst_handle))
-    return code;
-  if (cl_int code = validateRect(region, srcSide, dstSide))
-    return code;
-  if (srcSide.end(region) > copy.src->size() || dstSide.end(region) > copy.dst->size())
-    return CL_INVALID_VALUE;
-  if (copy.src == copy.dst && srcSide.rowPitch != dstSide.rowPitch && srcSide.slicePitch != dstSide.slicePitch)
-    return CL_INVALID_VALUE;
-  if (&copy.src->root() == &copy.dst->root() && rectCopyOverlaps(*copy.src, *copy.dst, srcSide, dstSide, region))
-    return CL_MEM_COPY_OVERLAP;
-  if (cl_int code = copy.bindBoth())
-    return code;
-  const mux::RectRegion rect = makeRect(srcSide, copy.srcBinding.offset, dstSide, copy.dstBinding.offset, region);
-  return copy.enqueue(
-      CL_COMMAND_COPY_BUFFER_RECT,
-      [&](mux::CommandBuffer &commandBuffer) {
-        return commandBuffer.copyBufferRect(*copy.srcBinding.buffer, *copy.dstBinding.buffer, rect);
-      },
-      srcSide.span(region), dstSide.span(region), dstSide.writeAccess(region), num_events_in_wait_list, event_wait_list,
-      event);
+  return buildCopyBufferRect(
+      command_queue, src_handle, dst_handle, src_origin, dst_origin, region, src_row_pitch, src_slice_pitch,
+      dst_row_pitch, dst_slice_pitch, [&](CommandQueue &queue, Command &&command) {
+        return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+      });
 }
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer_handle,
                                                   cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
                                                   size_t size, cl_uint num_events_in_wait_list,

@@ -31,6 +31,25 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
     // cl_polymux_device_status
     {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
+    // cl_khr_command_buffer (its image commands fail: no device has images)
+    {"clCreateCommandBufferKHR", reinterpret_cast<void *>(&clCreateCommandBufferKHR)},
+    {"clFinalizeCommandBufferKHR", reinterpret_cast<void *>(&clFinalizeCommandBufferKHR)},
+    {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},
+    {"clReleaseCommandBufferKHR", reinterpret_cast<void *>(&clReleaseCommandBufferKHR)},
+    {"clEnqueueCommandBufferKHR", reinterpret_cast<void *>(&clEnqueueCommandBufferKHR)},
+    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&clCommandBarrierWithWaitListKHR)},
+    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&clCommandCopyBufferKHR)},
+    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&clCommandCopyBufferRectKHR)},
+    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&clCommandFillBufferKHR)},
+    {"clCommandCopyBufferToImageKHR", reinterpret_cast<void *>(&clCommandCopyBufferToImageKHR)},
+    {"clCommandCopyImageKHR", reinterpret_cast<void *>(&clCommandCopyImageKHR)},
+    {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&clCommandCopyImageToBufferKHR)},
+    {"clCommandFillImageKHR", reinterpret_cast<void *>(&clCommandFillImageKHR)},
+    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&clCommandNDRangeKernelKHR)},
+    {"clGetCommandBufferInfoKHR", reinterpret_cast<void *>(&clGetCommandBufferInfoKHR)},
+    // cl_khr_command_buffer_mutable_dispatch
+    {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&clUpdateMutableCommandsKHR)},
+    {"clGetMutableCommandInfoKHR", reinterpret_cast<void *>(&clGetMutableCommandInfoKHR)},
 };
 
 void *lookUp(const char *name) {

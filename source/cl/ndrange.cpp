@@ -1,6 +1,7 @@
 // clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: validate
 // the index space against the kernel and device, pick a work-group size when
 // the application leaves it to us, and hand the launch to the queue.
+#include "command_builders.h"
 #include "context.h"
 #include "device.h"
 #include "kernel.h"
@@ -87,10 +88,20 @@ cl_int errorFrom(llvm::Error error, cl_int fallback) {
   return errorCodeFor(takeStatusAndMessage(std::move(error), ignored), fallback);
 }
 
-cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-                     const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
-                     cl_command_type commandType) {
+} // namespace
+
+namespace polymux::cl {
+
+llvm::Error recordKernelLaunch(mux::CommandBuffer &commandBuffer, const KernelLaunch &launch) {
+  if (launch.empty)
+    return llvm::Error::success();
+  return commandBuffer.ndrange(*launch.kernel, launch.args, launch.range);
+}
+
+cl_int buildKernelLaunch(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                         const size_t *global_work_offset, const size_t *global_work_size,
+                         const size_t *local_work_size, cl_command_type commandType, CommandSink sink,
+                         KernelLaunch *launch) {
   CommandQueue *queue = CommandQueue::fromHandle(command_queue);
   if (!queue)
     return CL_INVALID_COMMAND_QUEUE;
@@ -188,18 +199,32 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   std::vector<mux::KernelArg> args;
   if (cl_int code = k->deviceArgs(device, args, command); code != CL_SUCCESS)
     return code;
-  if (empty) {
-    command.record = [](mux::CommandBuffer &) { return llvm::Error::success(); };
-  } else {
-    // Here, before the queue takes the scheduler lock: preparing may compile
-    // (a pipeline for this local size), which must not stall other queues.
+  // Here, before the queue takes the scheduler lock: preparing may compile
+  // (a pipeline for this local size), which must not stall other queues.
+  if (!empty)
     if (auto error = (*muxKernel)->prepareLaunch(args, range))
       return errorFrom(std::move(error), CL_OUT_OF_RESOURCES);
-    command.record = [kernel = *muxKernel, args = std::move(args), range](mux::CommandBuffer &commandBuffer) {
-      return commandBuffer.ndrange(*kernel, args, range);
-    };
-  }
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  KernelLaunch recorded{*muxKernel, std::move(args), range, empty};
+  if (launch)
+    *launch = recorded;
+  command.record = [recorded = std::move(recorded)](mux::CommandBuffer &commandBuffer) {
+    return recordKernelLaunch(commandBuffer, recorded);
+  };
+  return sink(*queue, std::move(command));
+}
+
+} // namespace polymux::cl
+
+namespace {
+
+cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                     const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
+                     cl_command_type commandType) {
+  return buildKernelLaunch(command_queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size,
+                           commandType, [&](CommandQueue &queue, Command &&command) {
+                             return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+                           });
 }
 
 } // namespace

@@ -28,7 +28,7 @@ namespace polymux::cl {
 class ObjectBase;
 
 enum class ObjectKind : uint32_t {
-  Platform = 0x504c4154,  // distinct magic values catch a handle of the wrong type
+  Platform = 0x504c4154, // distinct magic values catch a handle of the wrong type
   Device = 0x44455649,
   Context = 0x43545854,
   CommandQueue = 0x51554555,
@@ -37,6 +37,8 @@ enum class ObjectKind : uint32_t {
   Kernel = 0x4b45524e,
   Event = 0x4556454e,
   Sampler = 0x53414d50,
+  CommandBuffer = 0x434d4442,
+  MutableCommand = 0x4d555443,
 };
 
 /// The dispatch table every handle points to (icd.cpp).
@@ -60,6 +62,8 @@ POLYMUX_DEFINE_HANDLE(_cl_program)
 POLYMUX_DEFINE_HANDLE(_cl_kernel)
 POLYMUX_DEFINE_HANDLE(_cl_event)
 POLYMUX_DEFINE_HANDLE(_cl_sampler)
+POLYMUX_DEFINE_HANDLE(_cl_command_buffer_khr)
+POLYMUX_DEFINE_HANDLE(_cl_mutable_command_khr)
 #undef POLYMUX_DEFINE_HANDLE
 
 namespace polymux::cl {

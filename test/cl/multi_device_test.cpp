@@ -8,6 +8,7 @@
 // cannot see take). Devices whose compiler is unavailable take part through
 // transfers only. With fewer than two devices every test is skipped.
 #include "cl_test.h"
+#include "command_buffer_api.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -558,6 +559,48 @@ TEST_P(MultiDeviceTest, ThreadsPingPongBuffersThroughSharedQueues) {
     thread.join();
   for (int t = 0; t < kThreads; ++t)
     EXPECT_EQ(0, failures[t]) << "thread " << t;
+}
+
+TEST_P(MultiDeviceTest, CommandBufferMigratesEveryEnqueue) {
+  // A command buffer on one device whose buffers are written and read on
+  // another: each enqueue brings its inputs over first, and its outputs are
+  // read back from it.
+  auto kernelPairs = pairsWithKernelsOnFirst();
+  if (kernelPairs.empty())
+    GTEST_SKIP() << kNoKernelPair;
+  CommandBufferApi api;
+  ASSERT_TRUE(api.load());
+  for (auto [k, other] : kernelPairs) {
+    SCOPED_TRACE("command buffer on " + name(k) + ", data on " + name(other));
+    Mem in = buffer();
+    Mem out = buffer();
+    Mem copied = buffer();
+    cl_int err = CL_SUCCESS;
+    Kernel kernel(clCreateKernel(programs_[k], "scaled_copy", &err));
+    ASSERT_CL(err);
+    const cl_int factor = -3;
+    ASSERT_CL(clSetKernelArg(kernel, 0, sizeof(cl_mem), in.ptr()));
+    ASSERT_CL(clSetKernelArg(kernel, 1, sizeof(cl_mem), out.ptr()));
+    ASSERT_CL(clSetKernelArg(kernel, 2, sizeof(cl_int), &factor));
+    cl_command_queue queue = queues_[k];
+    CommandBuffer commandBuffer(api, api.create(1, &queue, nullptr, &err));
+    ASSERT_CL(err);
+    cl_sync_point_khr scaled = 0;
+    ASSERT_CL(api.ndrange(commandBuffer, nullptr, nullptr, kernel, 1, nullptr, &kCount, nullptr, 0, nullptr, &scaled,
+                          nullptr));
+    ASSERT_CL(api.copy(commandBuffer, nullptr, out, copied, 0, 0, kBytes, 1, &scaled, nullptr, nullptr));
+    ASSERT_CL(api.finalize(commandBuffer));
+    for (cl_int round = 0; round < 3; ++round) {
+      std::vector<cl_int> values = sequence(round * 100 - 50, round + 2);
+      Event written = write(other, in, values);
+      Event ran;
+      ASSERT_CL(api.enqueue(0, nullptr, commandBuffer, 1, written.ptr(), ran.out()));
+      for (auto &value : values)
+        value *= factor;
+      EXPECT_EQ(values, read(other, out, ran)) << "round " << round;
+      EXPECT_EQ(values, read(other, copied, ran)) << "round " << round;
+    }
+  }
 }
 
 } // namespace

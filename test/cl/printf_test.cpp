@@ -4,8 +4,7 @@
 // order, and a kernel printing more than the buffer holds loses output
 // (printf returns -1) without failing.
 #include "cl_test.h"
-
-#include <unistd.h>
+#include "stdout_capture.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,48 +27,6 @@ std::string cFormat(const char *format, ...) {
   va_end(args);
   return std::string(text, size > 0 ? std::min<size_t>(size, sizeof(text) - 1) : 0);
 }
-
-/// Sends file descriptor 1 (what stdout writes to) to a temporary file
-/// between begin() and end(). Nothing that may print (gtest assertions)
-/// belongs between the two.
-class StdoutCapture {
-public:
-  bool begin() {
-    std::fflush(stdout);
-    file_ = std::tmpfile();
-    if (!file_)
-      return false;
-    saved_ = dup(STDOUT_FILENO);
-    return saved_ >= 0 && dup2(fileno(file_), STDOUT_FILENO) >= 0;
-  }
-  std::string end() {
-    std::fflush(stdout);
-    if (saved_ >= 0) {
-      dup2(saved_, STDOUT_FILENO);
-      close(saved_);
-      saved_ = -1;
-    }
-    std::string text;
-    if (!file_)
-      return text;
-    std::rewind(file_);
-    char chunk[4096];
-    size_t got;
-    while ((got = std::fread(chunk, 1, sizeof(chunk), file_)) > 0)
-      text.append(chunk, got);
-    std::fclose(file_);
-    file_ = nullptr;
-    return text;
-  }
-  ~StdoutCapture() {
-    if (saved_ >= 0 || file_)
-      end();
-  }
-
-private:
-  FILE *file_ = nullptr;
-  int saved_ = -1;
-};
 
 std::vector<std::string> lines(const std::string &text) {
   std::vector<std::string> result;

@@ -1,0 +1,52 @@
+// cl_khr_command_buffer_mutable_dispatch: the handle of a kernel launch
+// recorded into a command buffer, and what it keeps to record the launch
+// again with new arguments or sizes. The command buffer owns it.
+#pragma once
+
+#include "command_builders.h"
+#include "object.h"
+
+#include <array>
+#include <vector>
+
+namespace polymux::cl {
+
+class CommandBufferObject;
+class Kernel;
+
+class MutableCommand final : public Object<_cl_mutable_command_khr, ObjectKind::MutableCommand> {
+public:
+  static MutableCommand *fromHandle(cl_mutable_command_khr handle) {
+    return Object::fromHandle<MutableCommand>(handle);
+  }
+
+  MutableCommand(CommandBufferObject &owner, size_t index) : owner_(owner), index_(index) {}
+  ~MutableCommand() override;
+
+  CommandBufferObject &owner() const { return owner_; }
+  /// The command's position in its command buffer.
+  size_t index() const { return index_; }
+
+  /// What the launch was recorded with, as the application gave it.
+  struct Launch {
+    Ref<Kernel> original; ///< the kernel the application recorded
+    /// A copy of the kernel with the argument values at record time: updated
+    /// arguments are set on it with clSetKernelArg's checks.
+    Ref<Kernel> kernel;
+    cl_uint workDim = 1;
+    std::array<size_t, 3> globalOffset{0, 0, 0};
+    std::array<size_t, 3> globalSize{0, 0, 0};
+    std::array<size_t, 3> localSize{0, 0, 0};
+    bool localGiven = false; ///< the application passed a local size
+    cl_mutable_dispatch_fields_khr updatable = 0;
+    std::vector<cl_ndrange_kernel_command_properties_khr> properties;
+  };
+  Launch &launch() { return launch_; }
+
+private:
+  CommandBufferObject &owner_;
+  size_t index_;
+  Launch launch_;
+};
+
+} // namespace polymux::cl
