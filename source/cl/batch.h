@@ -138,6 +138,9 @@ struct CommandQueue::Impl {
   /// briefly before sleeping).
   std::atomic<size_t> busy{0};
   std::condition_variable idle; ///< a batch of this queue completed
+  /// Callbacks of this queue's events that are due and have not returned
+  /// yet (callback_drain.h).
+  std::atomic<uint32_t> callbacksDue{0};
   void updateBusy() { busy.store(live.size() + releasing, std::memory_order_release); }
 };
 

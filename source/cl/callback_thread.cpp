@@ -36,11 +36,13 @@ private:
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return !pending_.empty(); });
-      DueCallback callback = std::move(pending_.front());
-      pending_.pop_front();
-      lock.unlock();
-      callback.fn(callback.event->handle(), callback.status, callback.userData);
-      callback.event = Ref<Event>(); // the release may destroy the event: not under the lock
+      {
+        DueCallback callback = std::move(pending_.front());
+        pending_.pop_front();
+        lock.unlock();
+        ApplicationCallbackScope scope;
+        callback.fn(callback.event->handle(), callback.status, callback.userData);
+      } // destroyed unlocked: its release may destroy the event
       lock.lock();
     }
   }

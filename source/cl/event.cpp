@@ -59,7 +59,8 @@ void advanceEventStatus(Event &event, cl_int status, DueCallbacks &due) {
   for (auto it = impl.callbacks.begin(); it != impl.callbacks.end();) {
     // On failure every pending callback is called, with the error.
     if (status < 0 || it->onStatus >= status) {
-      due.push_back(DueCallback{Ref<Event>(&event), it->fn, it->userData, status < 0 ? status : it->onStatus});
+      due.push_back(DueCallback{Ref<Event>(&event), it->fn, it->userData, status < 0 ? status : it->onStatus,
+                                DueCallbackToken(event)});
       it = impl.callbacks.erase(it);
     } else {
       ++it;
@@ -80,8 +81,11 @@ void runDueCallbacks(DueCallbacks &due) {
     postToCallbackThread(due);
     return;
   }
-  for (auto &callback : due)
-    callback.fn(callback.event->handle(), callback.status, callback.userData);
+  {
+    ApplicationCallbackScope scope;
+    for (auto &callback : due)
+      callback.fn(callback.event->handle(), callback.status, callback.userData);
+  }
   due.clear();
 }
 
@@ -137,6 +141,8 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
   for (Event *event : events)
     if (waitForEvent(*event) < 0)
       failed = true;
+  for (Event *event : events)
+    waitForDueCallbacks(*event);
   return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
@@ -244,6 +250,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event handle, cl_int comma
     }
   }
   // Already reached (or failed): call it now, with no lock held.
+  ApplicationCallbackScope scope;
   pfn_notify(handle, status < 0 ? status : command_exec_callback_type, user_data);
   return CL_SUCCESS;
 }

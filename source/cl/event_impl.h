@@ -3,6 +3,7 @@
 // that holds the event's command until it completes.
 #pragma once
 
+#include "callback_drain.h"
 #include "context.h"
 #include "error_model.h"
 #include "event.h"
@@ -31,6 +32,7 @@ struct DueCallback {
   EventCallbackFn fn = nullptr;
   void *userData = nullptr;
   cl_int status = 0;
+  DueCallbackToken token; ///< counts it as due until it is destroyed
 };
 using DueCallbacks = llvm::SmallVector<DueCallback, 2>;
 
@@ -54,6 +56,9 @@ struct Event::Impl {
     void *userData;
   };
   llvm::SmallVector<Callback, 1> callbacks; ///< not yet called
+  /// Callbacks taken out of `callbacks` that have not returned yet
+  /// (callback_drain.h).
+  std::atomic<uint32_t> callbacksDue{0};
 
   // Profiling, in ns on the device clock. start/end are valid once
   // timestampsValid is set (at completion, on profiling queues only).

@@ -236,6 +236,7 @@ CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue handle) {
   if (!queue)
     return CL_INVALID_COMMAND_QUEUE;
   finishQueue(*queue);
+  waitForDueCallbacks(*queue);
   return CL_SUCCESS;
 }
 

@@ -325,6 +325,49 @@ TEST_P(EventTest, SlowCallbackDoesNotStallTheDevice) {
   EXPECT_EQ(result[kCount - 1], 3);
 }
 
+namespace {
+/// A callback that takes its time, then records that it ran; it checks
+/// that waits made from inside a callback do not wait for it.
+struct SlowCallback {
+  cl_command_queue queue = nullptr;
+  std::atomic<bool> done{false};
+  std::atomic<cl_int> innerWait{1};
+  std::atomic<cl_int> innerFinish{1};
+};
+void CL_CALLBACK finishSlowly(cl_event event, cl_int, void *data) {
+  auto *callback = static_cast<SlowCallback *>(data);
+  // Its own event and queue: waiting for the callbacks due there would
+  // wait for this one.
+  callback->innerWait = clWaitForEvents(1, &event);
+  callback->innerFinish = clFinish(callback->queue);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  callback->done = true;
+}
+} // namespace
+
+// clWaitForEvents and clFinish return only once the callbacks of the events
+// they waited for have returned (source/cl/callback_drain.h): applications
+// and the CTS check what a callback wrote right after them, often on the
+// stack of the function that waits.
+TEST_P(EventTest, WaitsReturnAfterTheEventsCallbacks) {
+  for (bool viaFinish : {false, true}) {
+    SCOPED_TRACE(viaFinish ? "clFinish" : "clWaitForEvents");
+    SlowCallback callback;
+    callback.queue = queue_.get();
+    Event run;
+    ASSERT_CL(enqueueOp(queue_, "set_value", 1, {}, run.out()));
+    ASSERT_CL(clSetEventCallback(run, CL_COMPLETE, finishSlowly, &callback));
+    if (viaFinish)
+      ASSERT_CL(clFinish(queue_));
+    else
+      ASSERT_CL(clWaitForEvents(1, run.ptr()));
+    EXPECT_TRUE(callback.done.load());
+    EXPECT_EQ(callback.innerWait.load(), CL_SUCCESS);
+    EXPECT_EQ(callback.innerFinish.load(), CL_SUCCESS);
+    ASSERT_TRUE(waitUntil([&] { return callback.done.load(); })); // the callback's data outlives it
+  }
+}
+
 TEST_P(EventTest, MarkerWithoutWaitListWaitsForEverything) {
   if (!supportsOutOfOrder())
     GTEST_SKIP() << "device has no out-of-order queues";
