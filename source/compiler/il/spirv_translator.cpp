@@ -1,0 +1,113 @@
+#include "compiler/il/spirv_translator.h"
+
+#include "compiler/il/spirv_scalar_nulls.h"
+
+#include "mux/status.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace compiler::il {
+namespace {
+
+constexpr const char *kTranslator = "llvm-spirv-15";
+constexpr uint32_t kSpirvMagic = 0x07230203;
+
+std::optional<std::string> findTranslator() {
+  if (const char *override = std::getenv("POLYMUX_LLVM_SPIRV")) {
+    if (*override && llvm::sys::fs::can_execute(override))
+      return std::string(override);
+    return std::nullopt;
+  }
+  if (auto found = llvm::sys::findProgramByName(kTranslator))
+    return *found;
+  std::string fallback = std::string("/usr/bin/") + kTranslator;
+  if (llvm::sys::fs::can_execute(fallback))
+    return fallback;
+  return std::nullopt;
+}
+
+/// A temporary file removed when the object goes.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+
+llvm::Error createTemp(const char *suffix, TempFile &file) {
+  if (std::error_code error = llvm::sys::fs::createTemporaryFile("polymux-il", suffix, file.path))
+    return mux::makeError(mux::Status::Failure, "cannot create a temporary file: " + error.message());
+  return llvm::Error::success();
+}
+
+} // namespace
+
+const std::optional<std::string> &spirvTranslatorPath() {
+  static const std::optional<std::string> path = findTranslator();
+  return path;
+}
+
+bool looksLikeSpirv(std::span<const std::byte> il) {
+  if (il.size() < 20 || il.size() % 4 != 0)
+    return false;
+  uint32_t word;
+  std::memcpy(&word, il.data(), sizeof(word));
+  return word == kSpirvMagic || word == __builtin_bswap32(kSpirvMagic);
+}
+
+llvm::Expected<std::vector<char>> translateSpirv(std::span<const std::byte> il, std::string &log) {
+  if (!looksLikeSpirv(il))
+    return mux::makeError(mux::Status::InvalidArgument, "the program is not a SPIR-V module");
+  const std::optional<std::string> &translator = spirvTranslatorPath();
+  if (!translator)
+    return mux::makeError(mux::Status::Unsupported,
+                          std::string("SPIR-V programs need ") + kTranslator + ", which is not installed");
+  TempFile input, output, messages;
+  if (llvm::Error error = createTemp("spv", input))
+    return error;
+  if (llvm::Error error = createTemp("bc", output))
+    return error;
+  if (llvm::Error error = createTemp("log", messages))
+    return error;
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream stream(input.path, error);
+    if (error)
+      return mux::makeError(mux::Status::Failure, "cannot write a temporary file: " + error.message());
+    // In host byte order, as the rewrite reads it; the translator reads both.
+    std::vector<uint32_t> words(il.size() / 4);
+    std::memcpy(words.data(), il.data(), il.size());
+    if (words[0] != kSpirvMagic)
+      for (uint32_t &word : words)
+        word = __builtin_bswap32(word);
+    words = replaceScalarNulls(words);
+    stream.write(reinterpret_cast<const char *>(words.data()), words.size() * sizeof(uint32_t));
+  }
+  llvm::StringRef arguments[] = {*translator, "-r", "-o", output.path, input.path};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), messages.path, messages.path};
+  std::string errorMessage;
+  int status = llvm::sys::ExecuteAndWait(*translator, arguments, std::nullopt, redirects, 0, 0, &errorMessage);
+  if (auto text = llvm::MemoryBuffer::getFile(messages.path))
+    log += (*text)->getBuffer().str();
+  if (status != 0) {
+    if (!errorMessage.empty())
+      log += errorMessage + "\n";
+    return mux::makeError(mux::Status::Failure, "the SPIR-V module could not be read (" + std::string(kTranslator) +
+                                                    (status < 0 ? " crashed)" : " rejected it)"));
+  }
+  auto bitcode = llvm::MemoryBuffer::getFile(output.path);
+  if (!bitcode)
+    return mux::makeError(mux::Status::Failure, "the SPIR-V translator wrote no bitcode");
+  llvm::StringRef bytes = (*bitcode)->getBuffer();
+  return std::vector<char>(bytes.begin(), bytes.end());
+}
+
+} // namespace compiler::il
