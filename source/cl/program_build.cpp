@@ -154,6 +154,12 @@ cl_int buildOrCompile(Program &program, const std::vector<Device *> &devices, st
     compiler::Target &compiler = device->mux().compiler();
     std::string log;
     try {
+      if (impl.origin == ProgramOrigin::IL) {
+        flags.push_back(ilBuildFlagsFromOptions(options));
+        auto module = compileOnly ? compiler.compileIL(impl.il, options, log) : compiler.buildIL(impl.il, options, log);
+        results.push_back(fromCompiler(std::move(module), std::move(log), codes));
+        continue;
+      }
       if (!fromBinary) {
         flags.push_back(buildFlagsFromOptions(options));
         // The log is complete only once the compiler returns.

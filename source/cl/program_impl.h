@@ -20,7 +20,7 @@ namespace polymux::cl {
 
 /// How a program was created; decides what clBuildProgram/clCompileProgram
 /// may do with it.
-enum class ProgramOrigin { Source, Binary, Linked };
+enum class ProgramOrigin { Source, Binary, Linked, IL };
 
 /// The build state of a program for one of its devices.
 struct DeviceBuild {
@@ -58,6 +58,8 @@ struct Program::Impl {
   Ref<Context> context;
   ProgramOrigin origin = ProgramOrigin::Source;
   std::string source;
+  /// The SPIR-V module of a program made with clCreateProgramWithIL.
+  std::vector<std::byte> il;
   std::vector<Device *> devices;
   std::vector<DeviceBuild> builds; ///< one per entry of `devices`, same order
 
