@@ -281,6 +281,41 @@ TEST_P(IlProgramTest, WideVectorsAndHelperFunctions) {
   }
 }
 
+TEST_P(IlProgramTest, GenericPointers) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!deviceInfo<cl_bool>(device(), CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT)) {
+    // The module needs the GenericPointer capability: the build must fail
+    // and say why.
+    cl_int err = CL_SUCCESS;
+    Program program = create(il_modules::il_generic_cl20, sizeof(il_modules::il_generic_cl20), &err);
+    ASSERT_CL(err);
+    cl_device_id dev = device();
+    EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+    EXPECT_NE(std::string::npos, programBuildLog(program, dev).find("generic pointers"))
+        << programBuildLog(program, dev);
+    return;
+  }
+  Program program = buildIL(il_modules::il_generic_cl20);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "generic_sums");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 32;
+  std::vector<float> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = 0.75f * i - 3.5f;
+  Mem min = input(in), mout = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  setArgs(k, min.get(), mout.get());
+  ASSERT_CL(run(k, n, 8));
+  std::vector<float> out = read<float>(mout, n);
+  const float firstFour = in[0] + in[1] + in[2] + in[3];
+  for (size_t i = 0; i < n; ++i) {
+    float whole = std::floor(in[i]);
+    float expected = firstFour + 10.0f + 3.0f * in[i] + (in[i] - whole) + whole;
+    EXPECT_NEAR(expected, out[i], 1e-4f) << "at " << i;
+  }
+}
+
 TEST_P(IlProgramTest, Atomics) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";

@@ -1,5 +1,6 @@
-// SPIR-V test module: builtins whose calls the target's calling convention
-// changes (pointer arguments in several address spaces, wide vectors)
+// SPIR-V test module (OpenCL C 1.2: no generic pointers): builtins whose
+// calls the target's calling convention changes (pointer arguments in
+// several address spaces, wide vectors), helper functions
 // (il_program_test.cpp).
 __kernel void pointer_builtins(__global const float *in, __global float *out) {
   size_t i = get_global_id(0);
@@ -11,13 +12,18 @@ __kernel void pointer_builtins(__global const float *in, __global float *out) {
   out[5 * i + 4] = modf(in[i], &integral) + integral;
 }
 
-// Helper functions with generic pointers, called with global and private
-// memory.
 static float scaled_sum(const float *values, int count, float scale) {
   float sum = 0.0f;
   for (int k = 0; k < count; ++k)
     sum += values[k];
   return sum * scale;
+}
+
+static float global_sum(__global const float *values, int count) {
+  float sum = 0.0f;
+  for (int k = 0; k < count; ++k)
+    sum += values[k];
+  return sum;
 }
 
 __kernel void vectors(__global const float *in, __global float *out) {
@@ -28,5 +34,5 @@ __kernel void vectors(__global const float *in, __global float *out) {
   vstore8(root, i, out);
   float2 pair = fmax(v.xy, v.zw);
   float mine[2] = {pair.x, pair.y};
-  out[8 * get_global_size(0) + i] = scaled_sum(mine, 2, 0.5f) + scaled_sum(in + 4 * i, 4, 1.0f) + dot(v, v);
+  out[8 * get_global_size(0) + i] = scaled_sum(mine, 2, 0.5f) + global_sum(in + 4 * i, 4) + dot(v, v);
 }

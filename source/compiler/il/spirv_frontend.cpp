@@ -74,6 +74,32 @@ void completeKernelMetadata(llvm::Module &module) {
   }
 }
 
+bool isGenericPointer(const llvm::Type *type) {
+  return type->isPtrOrPtrVectorTy() && type->getPointerAddressSpace() == 4;
+}
+
+/// Whether anything in `spir` is a pointer to SPIR's generic space.
+bool usesGenericPointers(const llvm::Module &spir) {
+  for (const llvm::Function &function : spir) {
+    for (const llvm::Argument &arg : function.args())
+      if (isGenericPointer(arg.getType()))
+        return true;
+    for (const llvm::BasicBlock &block : function)
+      for (const llvm::Instruction &instruction : block) {
+        if (isGenericPointer(instruction.getType()))
+          return true;
+        for (const llvm::Value *operand : instruction.operands())
+          if (isGenericPointer(operand->getType()))
+            return true;
+      }
+  }
+  return false;
+}
+
+bool hasFeature(const FrontendConfig &config, llvm::StringRef feature) {
+  return llvm::is_contained(config.extensions, feature);
+}
+
 } // namespace
 
 std::string spirvVersionsRead() {
@@ -93,6 +119,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext
   if (!spir)
     return mux::makeError(mux::Status::Failure,
                           "the SPIR-V translator's bitcode did not load: " + llvm::toString(spir.takeError()));
+  if (!hasFeature(config, "__opencl_c_generic_address_space") && usesGenericPointers(**spir))
+    return mux::makeError(mux::Status::Failure, "error: the SPIR-V module uses generic pointers (the GenericPointer "
+                                                "capability), which this device does not support");
   auto plan = planBuiltinShims(**spir);
   if (!plan)
     return plan.takeError();
