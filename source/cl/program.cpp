@@ -7,6 +7,7 @@
 #include "program_binary.h"
 #include "program_impl.h"
 
+#include "compiler/il/spirv_spec_constants.h"
 #include "compiler/il/spirv_translator.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -307,12 +308,14 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
   if (std::none_of(ctx->devices().begin(), ctx->devices().end(), [](Device *device) { return device->readsIL(); }))
     return setError(errcode_ret, CL_INVALID_OPERATION), nullptr;
   std::span<const std::byte> bytes(static_cast<const std::byte *>(il), length);
-  if (!compiler::il::looksLikeSpirv(bytes))
+  std::optional<std::map<uint32_t, size_t>> specSizes = compiler::il::specConstantSizes(bytes);
+  if (!compiler::il::looksLikeSpirv(bytes) || !specSizes)
     return setError(errcode_ret, CL_INVALID_VALUE), nullptr;
   std::vector<Device *> devices(ctx->devices().begin(), ctx->devices().end());
   try {
     Program *program = createProgram(*ctx, ProgramOrigin::IL, std::move(devices), {});
     program->impl().il.assign(bytes.begin(), bytes.end());
+    program->impl().specSizes = std::move(*specSizes);
     setError(errcode_ret, CL_SUCCESS);
     return program->handle();
   } catch (const std::bad_alloc &) {
@@ -355,10 +358,19 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
                                                                    size_t spec_size, const void *spec_value) {
-  if (!Program::fromHandle(program))
+  Program *p = Program::fromHandle(program);
+  if (!p || p->impl().origin != ProgramOrigin::IL)
     return CL_INVALID_PROGRAM;
-  // Specialization constants exist only in IL programs, which no device supports.
-  return CL_INVALID_OPERATION;
+  Program::Impl &impl = p->impl();
+  auto size = impl.specSizes.find(spec_id);
+  if (size == impl.specSizes.end())
+    return CL_INVALID_SPEC_ID;
+  if (spec_size != size->second || !spec_value)
+    return CL_INVALID_VALUE;
+  auto bytes = static_cast<const std::byte *>(spec_value);
+  std::lock_guard lock(impl.mutex);
+  impl.specValues[spec_id].assign(bytes, bytes + spec_size);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }

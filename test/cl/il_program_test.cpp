@@ -103,21 +103,29 @@ TEST_P(IlProgramTest, InvalidModulesAreRejected) {
   bad[0] ^= 0xff; // the magic number
   expectNoHandle(create(bad.data(), bad.size(), &err));
   EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  // Whole words, but the last instruction runs past the end.
+  expectNoHandle(create(il_modules::il_vector_add, 64, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
   expectNoHandle(
       Program(clCreateProgramWithIL(nullptr, il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err)));
   EXPECT_CL_ERR(CL_INVALID_CONTEXT, err);
 }
 
-TEST_P(IlProgramTest, TruncatedModuleFailsToBuildWithLog) {
+TEST_P(IlProgramTest, UnreadableVersionFailsToBuildWithLog) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
-  // The header and a few instructions: a valid start, a broken module.
+  // SPIR-V 1.5, which the device does not list: a well-formed module whose
+  // build fails in the translator.
+  std::vector<unsigned char> il(il_modules::il_vector_add, std::end(il_modules::il_vector_add));
+  uint32_t version = 0x00010500;
+  std::memcpy(il.data() + 4, &version, sizeof(version));
+  EXPECT_EQ(std::string::npos, deviceString(device(), CL_DEVICE_IL_VERSION).find("SPIR-V_1.5"));
   cl_int err = CL_SUCCESS;
-  Program program = create(il_modules::il_vector_add, 64, &err);
+  Program program = create(il.data(), il.size(), &err);
   ASSERT_CL(err);
   cl_device_id dev = device();
   EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
-  EXPECT_FALSE(programBuildLog(program, dev).empty());
+  EXPECT_NE(std::string::npos, programBuildLog(program, dev).find("version")) << programBuildLog(program, dev);
   cl_build_status status = CL_BUILD_NONE;
   EXPECT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr));
   EXPECT_EQ(CL_BUILD_ERROR, status);
@@ -369,6 +377,51 @@ TEST_P(IlProgramTest, Printf) {
   ASSERT_CL(launched);
   ASSERT_CL(finished);
   EXPECT_EQ("il value 42 2.50\nil value 42 2.50\nil value 42 2.50\n", text);
+}
+
+TEST_P(IlProgramTest, SpecializationConstants) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  Program program = create(il_modules::il_spec_constants, sizeof(il_modules::il_spec_constants), &err);
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  auto runOnce = [&]() -> std::vector<cl_int> {
+    EXPECT_CL(clBuildProgram(program, 1, &dev, "", nullptr, nullptr)) << programBuildLog(program, dev);
+    Kernel k = kernel(program, "spec_constants");
+    if (!k)
+      return {};
+    Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_int));
+    setArgs(k, out.get());
+    EXPECT_CL(run(k, 1));
+    return read<cl_int>(out, 4);
+  };
+  float defaultFloat = 1.5f;
+  cl_int defaultBits;
+  std::memcpy(&defaultBits, &defaultFloat, sizeof(defaultBits));
+  // The short is sign-extended by the kernel (OpSConvert).
+  EXPECT_EQ((std::vector<cl_int>{7, defaultBits, 0, -2}), runOnce()); // the defaults
+
+  cl_int integer = -123456;
+  float real = -0.375f;
+  cl_bool truth = CL_TRUE;
+  cl_uchar yes = 1;
+  cl_ushort narrow = 40000;
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 1, sizeof(integer), &integer));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 2, sizeof(real), &real));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 3, sizeof(yes), &yes));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 4, sizeof(narrow), &narrow));
+  cl_int realBits;
+  std::memcpy(&realBits, &real, sizeof(realBits));
+  EXPECT_EQ((std::vector<cl_int>{integer, realBits, 1, static_cast<cl_short>(narrow)}), runOnce());
+
+  EXPECT_CL_ERR(CL_INVALID_SPEC_ID, clSetProgramSpecializationConstant(program, 5, sizeof(integer), &integer));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 1, sizeof(cl_short), &integer));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 3, sizeof(truth), &truth));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 1, sizeof(integer), nullptr));
+  Program source = build("__kernel void k(void) {}");
+  ASSERT_TRUE(source);
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(source, 1, sizeof(integer), &integer));
 }
 
 TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
