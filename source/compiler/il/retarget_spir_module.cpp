@@ -107,7 +107,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>> retargetSpirModule(llvm::Module &s
   llvm::ValueToValueMapTy map;
 
   for (llvm::GlobalVariable &variable : spir.globals()) {
-    auto *copy = new llvm::GlobalVariable(*module, remapper.remapType(variable.getValueType()), variable.isConstant(),
+    // __constant variables are read-only whether or not the module said
+    // so (SPIR-V's UniformConstant without a Constant decoration), as Clang
+    // marks them.
+    constexpr unsigned kSpirConstant = 2;
+    bool readOnly = variable.isConstant() || variable.getAddressSpace() == kSpirConstant;
+    auto *copy = new llvm::GlobalVariable(*module, remapper.remapType(variable.getValueType()), readOnly,
                                           variable.getLinkage(), nullptr, variable.getName(), nullptr,
                                           variable.getThreadLocalMode(), remapper.space(variable.getAddressSpace()));
     copy->copyAttributesFrom(&variable);

@@ -105,7 +105,11 @@ bool hasFeature(const FrontendConfig &config, llvm::StringRef feature) {
 std::string spirvVersionsRead() {
   if (!spirvTranslatorPath())
     return {};
-  return "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
+  // llvm-spirv-15 reads 1.4 modules too, but aborts on several of the
+  // instructions 1.4 added (OpPtrDiff, OpCopyLogical, OpDecorateString,
+  // two memory operands on OpCopyMemory: CTS test_spirv_new spirv14_*), so
+  // 1.4 is accepted and not reported.
+  return "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3";
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext &context,
