@@ -324,6 +324,25 @@ TEST_P(IlProgramTest, GenericPointers) {
   }
 }
 
+TEST_P(IlProgramTest, HelperMarkedNoinline) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_noinline);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "calls_noinline");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 64;
+  std::vector<float> data(n);
+  for (size_t i = 0; i < n; ++i)
+    data[i] = 0.5f * i - 7.0f;
+  Mem m = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), data.data());
+  setArgs(k, m.get());
+  ASSERT_CL(run(k, n));
+  std::vector<float> out = read<float>(m, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(2.0f * data[i] + static_cast<float>(i), out[i]) << "at " << i; // exact: 2x is exact, one rounding
+}
+
 TEST_P(IlProgramTest, Atomics) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
