@@ -1,21 +1,12 @@
 #include "compiler/il/spirv_scalar_nulls.h"
 
+#include "compiler/il/spirv_words.h"
+
 #include <unordered_map>
 
 namespace compiler::il {
-namespace {
 
-constexpr uint32_t kHeaderWords = 5;
-constexpr uint16_t kOpTypeBool = 20;
-constexpr uint16_t kOpTypeInt = 21;
-constexpr uint16_t kOpTypeFloat = 22;
-constexpr uint16_t kOpConstantFalse = 41;
-constexpr uint16_t kOpConstant = 43;
-constexpr uint16_t kOpConstantNull = 46;
-
-uint32_t instructionWord(uint16_t opcode, uint32_t count) { return count << 16 | opcode; }
-
-} // namespace
+using namespace spirv_words;
 
 std::vector<uint32_t> replaceScalarNulls(std::span<const uint32_t> words) {
   std::vector<uint32_t> original(words.begin(), words.end());
@@ -24,34 +15,27 @@ std::vector<uint32_t> replaceScalarNulls(std::span<const uint32_t> words) {
   // Result id of a scalar type -> its width in bits (0 for bool).
   std::unordered_map<uint32_t, uint32_t> scalarWidths;
   std::vector<uint32_t> out(words.begin(), words.begin() + kHeaderWords);
-  for (size_t at = kHeaderWords; at < words.size();) {
-    uint16_t opcode = words[at] & 0xffff;
-    uint32_t count = words[at] >> 16;
-    if (count == 0 || at + count > words.size())
-      return original;
-    std::span<const uint32_t> instruction = words.subspan(at, count);
-    at += count;
-    if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && count >= 3)
+  bool whole = forEachInstruction(words, [&](uint16_t opcode, std::span<const uint32_t> instruction) {
+    if ((opcode == OpTypeInt || opcode == OpTypeFloat) && instruction.size() >= 3)
       scalarWidths[instruction[1]] = instruction[2];
-    else if (opcode == kOpTypeBool && count == 2)
+    else if (opcode == OpTypeBool && instruction.size() == 2)
       scalarWidths[instruction[1]] = 0;
-    if (opcode == kOpConstantNull && count == 3) {
+    if (opcode == OpConstantNull && instruction.size() == 3) {
       auto width = scalarWidths.find(instruction[1]);
       if (width != scalarWidths.end()) {
         uint32_t type = instruction[1], result = instruction[2];
-        if (width->second == 0) {
-          out.insert(out.end(), {instructionWord(kOpConstantFalse, 3), type, result});
-        } else if (width->second <= 32) {
-          out.insert(out.end(), {instructionWord(kOpConstant, 4), type, result, 0});
-        } else {
-          out.insert(out.end(), {instructionWord(kOpConstant, 5), type, result, 0, 0});
-        }
-        continue;
+        if (width->second == 0)
+          out.insert(out.end(), {instructionWord(OpConstantFalse, 3), type, result});
+        else if (width->second <= 32)
+          out.insert(out.end(), {instructionWord(OpConstant, 4), type, result, 0});
+        else
+          out.insert(out.end(), {instructionWord(OpConstant, 5), type, result, 0, 0});
+        return;
       }
     }
     out.insert(out.end(), instruction.begin(), instruction.end());
-  }
-  return out;
+  });
+  return whole ? out : original;
 }
 
 } // namespace compiler::il

@@ -1,5 +1,7 @@
 #include "compiler/il/spirv_spec_constants.h"
 
+#include "compiler/il/spirv_words.h"
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -7,44 +9,7 @@
 namespace compiler::il {
 namespace {
 
-constexpr uint32_t kMagic = 0x07230203;
-constexpr size_t kHeaderWords = 5;
-constexpr uint16_t kOpTypeBool = 20;
-constexpr uint16_t kOpTypeInt = 21;
-constexpr uint16_t kOpTypeFloat = 22;
-constexpr uint16_t kOpSpecConstantTrue = 48;
-constexpr uint16_t kOpSpecConstantFalse = 49;
-constexpr uint16_t kOpSpecConstant = 50;
-constexpr uint16_t kOpDecorate = 71;
-constexpr uint32_t kDecorationSpecId = 1;
-
-/// The module as words in host order; whether it had to be swapped.
-std::optional<std::vector<uint32_t>> wordsOf(std::span<const std::byte> il, bool &swapped) {
-  if (il.size() < kHeaderWords * 4 || il.size() % 4)
-    return std::nullopt;
-  std::vector<uint32_t> words(il.size() / 4);
-  std::memcpy(words.data(), il.data(), il.size());
-  swapped = words[0] != kMagic;
-  if (swapped)
-    for (uint32_t &word : words)
-      word = __builtin_bswap32(word);
-  if (words[0] != kMagic)
-    return std::nullopt;
-  return words;
-}
-
-/// Calls `visit(opcode, offset, count)` for each instruction; false when an
-/// instruction runs past the end.
-template <typename Visit> bool forEachInstruction(const std::vector<uint32_t> &words, Visit visit) {
-  for (size_t at = kHeaderWords; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    if (count == 0 || at + count > words.size())
-      return false;
-    visit(static_cast<uint16_t>(words[at] & 0xffff), at, count);
-    at += count;
-  }
-  return true;
-}
+using namespace spirv_words;
 
 struct SpecConstant {
   size_t offset; ///< of its instruction
@@ -58,19 +23,21 @@ std::optional<std::map<uint32_t, SpecConstant>> findSpecConstants(const std::vec
   std::unordered_map<uint32_t, bool> signedTypes;
   std::unordered_map<uint32_t, uint32_t> specIds; // result id -> SpecId
   std::unordered_map<uint32_t, SpecConstant> constants;
-  bool whole = forEachInstruction(words, [&](uint16_t opcode, size_t at, uint32_t count) {
-    if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && count >= 3) {
-      typeSizes[words[at + 1]] = std::max<size_t>(1, words[at + 2] / 8);
-      signedTypes[words[at + 1]] = opcode == kOpTypeInt && count >= 4 && words[at + 3] == 1;
-    } else if (opcode == kOpTypeBool && count == 2)
-      typeSizes[words[at + 1]] = 1;
-    else if (opcode == kOpDecorate && count == 4 && words[at + 2] == kDecorationSpecId)
-      specIds[words[at + 1]] = words[at + 3];
-    else if ((opcode == kOpSpecConstant || opcode == kOpSpecConstantTrue || opcode == kOpSpecConstantFalse) &&
-             count >= 3) {
-      auto size = typeSizes.find(words[at + 1]);
+  bool whole = forEachInstruction(words, [&](uint16_t opcode, std::span<const uint32_t> instruction) {
+    size_t count = instruction.size();
+    if ((opcode == OpTypeInt || opcode == OpTypeFloat) && count >= 3) {
+      typeSizes[instruction[1]] = std::max<size_t>(1, instruction[2] / 8);
+      signedTypes[instruction[1]] = opcode == OpTypeInt && count >= 4 && instruction[3] == 1;
+    } else if (opcode == OpTypeBool && count == 2) {
+      typeSizes[instruction[1]] = 1;
+    } else if (opcode == OpDecorate && count == 4 && instruction[2] == kDecorationSpecId) {
+      specIds[instruction[1]] = instruction[3];
+    } else if ((opcode == OpSpecConstant || opcode == OpSpecConstantTrue || opcode == OpSpecConstantFalse) &&
+               count >= 3) {
+      auto size = typeSizes.find(instruction[1]);
       if (size != typeSizes.end())
-        constants[words[at + 2]] = {at, size->second, signedTypes[words[at + 1]]};
+        constants[instruction[2]] = {static_cast<size_t>(instruction.data() - words.data()), size->second,
+                                     signedTypes[instruction[1]]};
     }
   });
   if (!whole)
@@ -88,7 +55,7 @@ std::optional<std::map<uint32_t, SpecConstant>> findSpecConstants(const std::vec
 
 std::optional<std::map<uint32_t, size_t>> specConstantSizes(std::span<const std::byte> il) {
   bool swapped = false;
-  auto words = wordsOf(il, swapped);
+  auto words = hostOrderWords(il, swapped);
   if (!words)
     return std::nullopt;
   auto constants = findSpecConstants(*words);
@@ -103,7 +70,7 @@ std::optional<std::map<uint32_t, size_t>> specConstantSizes(std::span<const std:
 std::vector<std::byte> specialize(std::span<const std::byte> il,
                                   const std::map<uint32_t, std::vector<std::byte>> &values) {
   bool swapped = false;
-  auto words = wordsOf(il, swapped);
+  auto words = hostOrderWords(il, swapped);
   std::optional<std::map<uint32_t, SpecConstant>> constants;
   if (words)
     constants = findSpecConstants(*words);
@@ -116,9 +83,9 @@ std::vector<std::byte> specialize(std::span<const std::byte> il,
     size_t at = found->second.offset;
     uint16_t opcode = (*words)[at] & 0xffff;
     uint32_t count = (*words)[at] >> 16;
-    if (opcode == kOpSpecConstantTrue || opcode == kOpSpecConstantFalse) {
+    if (opcode == OpSpecConstantTrue || opcode == OpSpecConstantFalse) {
       bool truth = std::any_of(value.begin(), value.end(), [](std::byte b) { return b != std::byte{0}; });
-      (*words)[at] = count << 16 | (truth ? kOpSpecConstantTrue : kOpSpecConstantFalse);
+      (*words)[at] = count << 16 | (truth ? OpSpecConstantTrue : OpSpecConstantFalse);
       continue;
     }
     // OpSpecConstant: type, result, then the value in words, low word first.

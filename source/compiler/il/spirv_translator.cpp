@@ -1,6 +1,7 @@
 #include "compiler/il/spirv_translator.h"
 
 #include "compiler/il/spirv_scalar_nulls.h"
+#include "compiler/il/spirv_words.h"
 
 #include "mux/status.h"
 
@@ -17,7 +18,6 @@ namespace compiler::il {
 namespace {
 
 constexpr const char *kTranslator = "llvm-spirv-15";
-constexpr uint32_t kSpirvMagic = 0x07230203;
 
 std::optional<std::string> findTranslator() {
   if (const char *override = std::getenv("POLYMUX_LLVM_SPIRV")) {
@@ -56,15 +56,14 @@ const std::optional<std::string> &spirvTranslatorPath() {
 }
 
 bool looksLikeSpirv(std::span<const std::byte> il) {
-  if (il.size() < 20 || il.size() % 4 != 0)
-    return false;
-  uint32_t word;
-  std::memcpy(&word, il.data(), sizeof(word));
-  return word == kSpirvMagic || word == __builtin_bswap32(kSpirvMagic);
+  bool swapped = false;
+  return spirv_words::hostOrderWords(il, swapped).has_value();
 }
 
 llvm::Expected<std::vector<char>> translateSpirv(std::span<const std::byte> il, std::string &log) {
-  if (!looksLikeSpirv(il))
+  bool swapped = false;
+  std::optional<std::vector<uint32_t>> words = spirv_words::hostOrderWords(il, swapped);
+  if (!words)
     return mux::makeError(mux::Status::InvalidArgument, "the program is not a SPIR-V module");
   const std::optional<std::string> &translator = spirvTranslatorPath();
   if (!translator)
@@ -83,13 +82,8 @@ llvm::Expected<std::vector<char>> translateSpirv(std::span<const std::byte> il, 
     if (error)
       return mux::makeError(mux::Status::Failure, "cannot write a temporary file: " + error.message());
     // In host byte order, as the rewrite reads it; the translator reads both.
-    std::vector<uint32_t> words(il.size() / 4);
-    std::memcpy(words.data(), il.data(), il.size());
-    if (words[0] != kSpirvMagic)
-      for (uint32_t &word : words)
-        word = __builtin_bswap32(word);
-    words = replaceScalarNulls(words);
-    stream.write(reinterpret_cast<const char *>(words.data()), words.size() * sizeof(uint32_t));
+    std::vector<uint32_t> rewritten = replaceScalarNulls(*words);
+    stream.write(reinterpret_cast<const char *>(rewritten.data()), rewritten.size() * sizeof(uint32_t));
   }
   llvm::StringRef arguments[] = {*translator, "-r", "-o", output.path, input.path};
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), messages.path, messages.path};
