@@ -7,6 +7,7 @@
 #include "compiler/il/spir_builtin_name.h"
 #include "compiler/il/spirv_frontend.h"
 #include "compiler/il/spirv_scalar_nulls.h"
+#include "compiler/il/spirv_spec_constants.h"
 #include "compiler/il/spirv_translator.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -19,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <map>
 #include <set>
 
 using namespace compiler;
@@ -132,6 +135,53 @@ TEST(SpirvScalarNulls, BecomeZeroConstants) {
   // A truncated instruction: left alone.
   std::vector<uint32_t> broken = {0x07230203, 0x10000, 0, 9, 0, 9u << 16 | 21, 1};
   EXPECT_EQ(broken, replaceScalarNulls(broken));
+}
+
+/// A module with SpecId 3 on a 32-bit int (default 7), SpecId 9 on a bool
+/// (default false) and an undecorated spec constant.
+std::vector<uint32_t> specModule() {
+  return {0x07230203,    0x10000, 0,  9, 0, 4u << 16 | 71, 5, 1, 3, // OpDecorate %5 SpecId 3
+          4u << 16 | 71, 6,       1,  9,                            // OpDecorate %6 SpecId 9
+          4u << 16 | 21, 1,       32, 0,                            // %1 = OpTypeInt 32 0
+          2u << 16 | 20, 2,                                         // %2 = OpTypeBool
+          4u << 16 | 50, 1,       5,  7,                            // %5 = OpSpecConstant %1 7
+          3u << 16 | 49, 2,       6,                                // %6 = OpSpecConstantFalse %2
+          4u << 16 | 50, 1,       8,  1};                           // %8 = OpSpecConstant %1 1
+}
+
+std::vector<uint32_t> wordsOf(const std::vector<std::byte> &bytes) {
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+TEST(SpirvSpecConstants, SizesAndSpecialisation) {
+  std::vector<uint32_t> module = specModule();
+  auto sizes = specConstantSizes(std::as_bytes(std::span(module)));
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ((std::map<uint32_t, size_t>{{3, 4}, {9, 1}}), *sizes);
+
+  int32_t value = -5;
+  std::map<uint32_t, std::vector<std::byte>> values;
+  values[3] = std::vector<std::byte>(sizeof(value));
+  std::memcpy(values[3].data(), &value, sizeof(value));
+  values[9] = {std::byte{1}};
+  std::vector<uint32_t> expected = module;
+  expected[22] = static_cast<uint32_t>(value);
+  expected[23] = 3u << 16 | 48; // OpSpecConstantTrue
+  EXPECT_EQ(expected, wordsOf(specialize(std::as_bytes(std::span(module)), values)));
+
+  // The other byte order: read and written back in it.
+  std::vector<uint32_t> swapped = module;
+  for (uint32_t &word : swapped)
+    word = __builtin_bswap32(word);
+  std::vector<uint32_t> specialised = wordsOf(specialize(std::as_bytes(std::span(swapped)), values));
+  for (uint32_t &word : specialised)
+    word = __builtin_bswap32(word);
+  EXPECT_EQ(expected, specialised);
+
+  std::vector<uint32_t> truncated(module.begin(), module.end() - 1);
+  EXPECT_FALSE(specConstantSizes(std::as_bytes(std::span(truncated))));
 }
 
 TEST(SpirvTranslator, RecognisesModules) {
