@@ -127,8 +127,14 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
         !version.consumeInteger(10, minor))
       ils_.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(major, minor, 0)));
   }
-  if (!ils_.empty())
+  if (!ils_.empty()) {
     add("cl_khr_il_program");
+    // The translator reads NoSignedWrap/NoUnsignedWrap into nsw/nuw (CTS
+    // test_spirv_new passes its tests on every target). Not
+    // cl_khr_spirv_linkonce_odr: llvm-spirv-15 makes such functions
+    // external, so two modules defining one do not link.
+    add("cl_khr_spirv_no_integer_wrap_decoration");
+  }
   // Implemented by this layer's scheduler, for every device.
   add("cl_polymux_async_error_model");
   // Implemented by this layer over the HAL's DeviceActivity and queue.
