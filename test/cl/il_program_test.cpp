@@ -70,6 +70,7 @@ TEST_P(IlProgramTest, QueriesAgree) {
   std::vector<cl_name_version> ils = deviceArray<cl_name_version>(device(), CL_DEVICE_ILS_WITH_VERSION);
   EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_il_program"));
   EXPECT_EQ(!version.empty(), !ils.empty());
+  EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_spirv_no_integer_wrap_decoration"));
   for (const cl_name_version &il : ils) {
     EXPECT_STREQ("SPIR-V", il.name);
     std::string spelled =
