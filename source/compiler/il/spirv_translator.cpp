@@ -5,14 +5,12 @@
 
 #include "mux/status.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <cstring>
 
 namespace compiler::il {
 namespace {
@@ -89,8 +87,12 @@ llvm::Expected<std::vector<char>> translateSpirv(std::span<const std::byte> il, 
   std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), messages.path, messages.path};
   std::string errorMessage;
   int status = llvm::sys::ExecuteAndWait(*translator, arguments, std::nullopt, redirects, 0, 0, &errorMessage);
-  if (auto text = llvm::MemoryBuffer::getFile(messages.path))
-    log += (*text)->getBuffer().str();
+  if (auto text = llvm::MemoryBuffer::getFile(messages.path)) {
+    // A crash's message is its first lines; the stack dump after them
+    // means nothing to the application.
+    llvm::StringRef message = (*text)->getBuffer();
+    log += message.substr(0, message.find("PLEASE submit a bug report")).str();
+  }
   if (status != 0) {
     if (!errorMessage.empty())
       log += errorMessage + "\n";
