@@ -129,11 +129,11 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   }
   if (!ils_.empty()) {
     add("cl_khr_il_program");
-    // The translator reads NoSignedWrap/NoUnsignedWrap into nsw/nuw (CTS
-    // test_spirv_new passes its tests on every target). Not
-    // cl_khr_spirv_linkonce_odr: llvm-spirv-15 makes such functions
-    // external, so two modules defining one do not link.
+    // The translator reads NoSignedWrap/NoUnsignedWrap into nsw/nuw and
+    // LinkOnceODR into linkonce_odr (kept as weak_odr for clLinkProgram);
+    // CTS test_spirv_new passes their tests on every target.
     add("cl_khr_spirv_no_integer_wrap_decoration");
+    add("cl_khr_spirv_linkonce_odr");
   }
   // Implemented by this layer's scheduler, for every device.
   add("cl_polymux_async_error_model");

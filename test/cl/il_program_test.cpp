@@ -71,6 +71,7 @@ TEST_P(IlProgramTest, QueriesAgree) {
   EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_il_program"));
   EXPECT_EQ(!version.empty(), !ils.empty());
   EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_spirv_no_integer_wrap_decoration"));
+  EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
   for (const cl_name_version &il : ils) {
     EXPECT_STREQ("SPIR-V", il.name);
     std::string spelled =
@@ -474,6 +475,36 @@ TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
   std::vector<float> c2 = read<float>(mc, n);
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(2.0f * (a[i] + b[i]), c2[i]) << "at " << i;
+}
+
+TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  ASSERT_TRUE(hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
+  cl_device_id dev = device();
+  cl_int err = CL_SUCCESS;
+  // The module defining the function comes first and does not call it.
+  Program object = create(il_modules::il_linkonce_object, sizeof(il_modules::il_linkonce_object), &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clCompileProgram(object, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr))
+      << programBuildLog(object, dev);
+  Program main = create(il_modules::il_linkonce_main, sizeof(il_modules::il_linkonce_main), &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clCompileProgram(main, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(main, dev);
+  cl_program inputs[] = {object, main};
+  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
+  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
+  Kernel k = kernel(linked, "linked_call");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 32;
+  std::vector<cl_uint> data(n);
+  std::iota(data.begin(), data.end(), 5u);
+  Mem m = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), data.data());
+  setArgs(k, m.get());
+  ASSERT_CL(run(k, n));
+  std::vector<cl_uint> out = read<cl_uint>(m, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(1000u - data[i], out[i]) << "at " << i;
 }
 
 CLTEST_INSTANTIATE(IlProgramTest);

@@ -43,6 +43,16 @@ void giveFunctionAttributes(llvm::Module &module, const llvm::AttributeSet &targ
   }
 }
 
+/// LinkOnceODR definitions (SPV_KHR_linkonce_odr) become weak_odr: a
+/// compiled object is linked into the program one module at a time, and
+/// llvm::Linker drops a linkonce definition that nothing linked so far
+/// refers to, even when a later module calls it.
+void keepLinkOnceDefinitions(llvm::Module &module) {
+  for (llvm::GlobalValue &value : module.global_values())
+    if (value.hasLinkOnceODRLinkage() && !value.isDeclaration())
+      value.setLinkage(llvm::GlobalValue::WeakODRLinkage);
+}
+
 /// kernel_arg_name from the argument names (SPIR-V OpName) and "const" for
 /// __constant arguments, as Clang emits them.
 void completeKernelMetadata(llvm::Module &module) {
@@ -154,6 +164,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext
     return error;
   giveFunctionAttributes(**module, targetAttributes);
   completeKernelMetadata(**module);
+  keepLinkOnceDefinitions(**module);
 
   std::string problems;
   llvm::raw_string_ostream stream(problems);
