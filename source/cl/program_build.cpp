@@ -164,7 +164,8 @@ cl_int buildOrCompile(Program &program, const std::vector<Device *> &devices, st
     try {
       if (impl.origin == ProgramOrigin::IL) {
         flags.push_back(ilBuildFlagsFromOptions(options));
-        auto module = compileOnly ? compiler.compileIL(il, options, log) : compiler.buildIL(il, options, log);
+        auto module =
+            compileOnly ? compiler.compileIL(il, options, log) : buildILWithProgramCache(compiler, il, options, log);
         results.push_back(fromCompiler(std::move(module), std::move(log), codes));
         continue;
       }

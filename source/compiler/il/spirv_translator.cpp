@@ -53,6 +53,15 @@ const std::optional<std::string> &spirvTranslatorPath() {
   return path;
 }
 
+std::optional<std::string> spirvTranslatorIdentity() {
+  const std::optional<std::string> &path = spirvTranslatorPath();
+  llvm::sys::fs::file_status status;
+  if (!path || llvm::sys::fs::status(*path, status))
+    return std::nullopt;
+  return *path + " " + std::to_string(status.getSize()) + " " +
+         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+}
+
 bool looksLikeSpirv(std::span<const std::byte> il) {
   bool swapped = false;
   return spirv_words::hostOrderWords(il, swapped).has_value();

@@ -19,6 +19,10 @@ namespace compiler::il {
 /// /usr/bin/llvm-spirv-15. Looked up once per process.
 const std::optional<std::string> &spirvTranslatorPath();
 
+/// What identifies the translator's output for a given input, for cache
+/// keys: its path, size and modification time; std::nullopt without one.
+std::optional<std::string> spirvTranslatorIdentity();
+
 /// True when `il` starts like a SPIR-V module: the magic number in either
 /// byte order, a whole number of words, at least the 5-word header.
 bool looksLikeSpirv(std::span<const std::byte> il);
