@@ -22,9 +22,10 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 # libLLVM, libclang-cpp, libstdc++ & co. from the binaries; the loader that
-# reads /etc/OpenCL/vendors, and Vulkan (loaded at run time) for GPUs.
+# reads /etc/OpenCL/vendors, and Vulkan (loaded at run time) for GPUs;
+# llvm-spirv-15, run for SPIR-V programs (clCreateProgramWithIL).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, mesa-vulkan-drivers | vulkan-icd, clinfo")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libvulkan1, mesa-vulkan-drivers | vulkan-icd, clinfo, llvm-spirv-15")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES "opencl-icd")
 include(CPack)

@@ -126,6 +126,22 @@ Device::Device(Platform &platform, mux::Device &device, const std::array<uint8_t
   add("cl_polymux_const_kernel_args");
   // Implemented by the shared front end and this layer, for every device.
   add("cl_polymux_kernel_arg_entities");
+  // SPIR-V programs, where the device's compiler reads them.
+  ilVersion_ = device.compiler().ilVersions();
+  for (llvm::StringRef version : llvm::split(ilVersion_, ' ')) {
+    unsigned major = 0, minor = 0;
+    if (version.consume_front("SPIR-V_") && !version.consumeInteger(10, major) && version.consume_front(".") &&
+        !version.consumeInteger(10, minor))
+      ils_.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(major, minor, 0)));
+  }
+  if (!ils_.empty()) {
+    add("cl_khr_il_program");
+    // The translator reads NoSignedWrap/NoUnsignedWrap into nsw/nuw and
+    // LinkOnceODR into linkonce_odr (kept as weak_odr for clLinkProgram);
+    // CTS test_spirv_new passes their tests on every target.
+    add("cl_khr_spirv_no_integer_wrap_decoration");
+    add("cl_khr_spirv_linkonce_odr");
+  }
   // Implemented by this layer's scheduler, for every device.
   add("cl_polymux_async_error_model");
   // Implemented by this layer over the HAL's DeviceActivity and queue.
@@ -250,10 +266,11 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_BUILT_IN_KERNELS:
     return string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-  case CL_DEVICE_ILS_WITH_VERSION:
     return array(std::span<const cl_name_version>());
+  case CL_DEVICE_ILS_WITH_VERSION:
+    return array(std::span<const cl_name_version>(device.ils()));
   case CL_DEVICE_IL_VERSION:
-    return string("");
+    return string(device.ilVersion());
   case CL_DEVICE_REFERENCE_COUNT:
     return uintValue(device.refCount());
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,11 @@ public:
   /// The extensions reported (CL_DEVICE_EXTENSIONS), with their versions.
   const std::vector<cl_name_version> &extensions() const { return extensions_; }
   bool hasExtension(std::string_view name) const;
+  /// CL_DEVICE_IL_VERSION ("" when the device reads no IL) and
+  /// CL_DEVICE_ILS_WITH_VERSION.
+  const std::string &ilVersion() const { return ilVersion_; }
+  const std::vector<cl_name_version> &ils() const { return ils_; }
+  bool readsIL() const { return !ils_.empty(); }
   /// Whether the device supports sub-groups (OpenCL 3.0 optional feature):
   /// CL_DEVICE_MAX_NUM_SUB_GROUPS is then non-zero. Sub-group queries on a
   /// device without them fail with CL_INVALID_OPERATION.
@@ -44,6 +50,8 @@ private:
   mux::Device &mux_;
   std::array<uint8_t, 16> uuid_;
   std::vector<cl_name_version> extensions_;
+  std::string ilVersion_;
+  std::vector<cl_name_version> ils_;
 };
 
 } // namespace polymux::cl

@@ -18,6 +18,7 @@ struct ExtensionFunction {
 const ExtensionFunction extensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR)},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&clGetKernelSubGroupInfoKHR)},
+    {"clCreateProgramWithILKHR", reinterpret_cast<void *>(&clCreateProgramWithILKHR)},
     {"clModifyMemoryFlagsPOLYMUX", reinterpret_cast<void *>(&clModifyMemoryFlagsPOLYMUX)},
     {"clSetKernelArgConstPOLYMUX", reinterpret_cast<void *>(&clSetKernelArgConstPOLYMUX)},
     {"clGetKernelExecutionStatusPOLYMUX", reinterpret_cast<void *>(&clGetKernelExecutionStatusPOLYMUX)},

@@ -7,6 +7,9 @@
 #include "program_binary.h"
 #include "program_impl.h"
 
+#include "compiler/il/spirv_spec_constants.h"
+#include "compiler/il/spirv_translator.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -302,8 +305,27 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
     return setError(errcode_ret, CL_INVALID_CONTEXT), nullptr;
   if (!il || length == 0)
     return setError(errcode_ret, CL_INVALID_VALUE), nullptr;
-  // No device reports CL_DEVICE_IL_VERSION.
-  return setError(errcode_ret, CL_INVALID_OPERATION), nullptr;
+  if (std::none_of(ctx->devices().begin(), ctx->devices().end(), [](Device *device) { return device->readsIL(); }))
+    return setError(errcode_ret, CL_INVALID_OPERATION), nullptr;
+  std::span<const std::byte> bytes(static_cast<const std::byte *>(il), length);
+  std::optional<std::map<uint32_t, size_t>> specSizes = compiler::il::specConstantSizes(bytes);
+  if (!compiler::il::looksLikeSpirv(bytes) || !specSizes)
+    return setError(errcode_ret, CL_INVALID_VALUE), nullptr;
+  std::vector<Device *> devices(ctx->devices().begin(), ctx->devices().end());
+  try {
+    Program *program = createProgram(*ctx, ProgramOrigin::IL, std::move(devices), {});
+    program->impl().il.assign(bytes.begin(), bytes.end());
+    program->impl().specSizes = std::move(*specSizes);
+    setError(errcode_ret, CL_SUCCESS);
+    return program->handle();
+  } catch (const std::bad_alloc &) {
+    return setError(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
+  }
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                                             cl_int *errcode_ret) {
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
@@ -336,10 +358,19 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
                                                                    size_t spec_size, const void *spec_value) {
-  if (!Program::fromHandle(program))
+  Program *p = Program::fromHandle(program);
+  if (!p || p->impl().origin != ProgramOrigin::IL)
     return CL_INVALID_PROGRAM;
-  // Specialization constants exist only in IL programs, which no device supports.
-  return CL_INVALID_OPERATION;
+  Program::Impl &impl = p->impl();
+  auto size = impl.specSizes.find(spec_id);
+  if (size == impl.specSizes.end())
+    return CL_INVALID_SPEC_ID;
+  if (spec_size != size->second || !spec_value)
+    return CL_INVALID_VALUE;
+  auto bytes = static_cast<const std::byte *>(spec_value);
+  std::lock_guard lock(impl.mutex);
+  impl.specValues[spec_id].assign(bytes, bytes + spec_size);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
@@ -374,8 +405,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
   case CL_PROGRAM_SOURCE:
     return writeInfoString(param_value_size, param_value, param_value_size_ret, impl.source);
   case CL_PROGRAM_IL:
-    // Not an IL program: nothing to return.
-    return writeInfoBytes(param_value_size, param_value, param_value_size_ret, nullptr, 0);
+    // Empty unless the program was made from IL.
+    return writeInfoBytes(param_value_size, param_value, param_value_size_ret, impl.il.data(), impl.il.size());
   case CL_PROGRAM_BINARY_SIZES: {
     std::lock_guard lock(impl.mutex);
     std::vector<size_t> sizes;

@@ -67,6 +67,15 @@ bool knownType(cl_program_binary_type type) {
 
 } // namespace
 
+uint32_t ilBuildFlagsFromOptions(std::string_view options) {
+  auto parsed = compiler::parseBuildOptions(options, compiler::OptionsUse::Build);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return BinaryFlagUniformWorkGroups;
+  }
+  return parsed->uniformWorkGroupSize ? BinaryFlagUniformWorkGroups : 0;
+}
+
 uint32_t buildFlagsFromOptions(std::string_view options) {
   auto parsed = compiler::parseBuildOptions(options, compiler::OptionsUse::Build);
   if (!parsed) {

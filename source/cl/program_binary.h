@@ -48,6 +48,9 @@ struct ProgramBinary {
 
 /// ProgramBinaryFlag bits implied by build options.
 uint32_t buildFlagsFromOptions(std::string_view options);
+/// The same for a program made from IL, which has no OpenCL C version:
+/// work-groups are uniform only with -cl-uniform-work-group-size.
+uint32_t ilBuildFlagsFromOptions(std::string_view options);
 
 /// CL_PROGRAM_BINARY_TYPE of a module of `kind`.
 inline cl_program_binary_type binaryTypeOf(compiler::ModuleKind kind) {

@@ -6,6 +6,8 @@
 #include "program_cache.h"
 #include "program_impl.h"
 
+#include "compiler/il/spirv_spec_constants.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -148,12 +150,25 @@ cl_int buildOrCompile(Program &program, const std::vector<Device *> &devices, st
     return code;
   ran = true;
 
+  // The module with the values of clSetProgramSpecializationConstant.
+  std::vector<std::byte> il;
+  if (impl.origin == ProgramOrigin::IL) {
+    std::lock_guard lock(impl.mutex);
+    il = compiler::il::specialize(impl.il, impl.specValues);
+  }
   std::vector<DeviceResult> results;
   std::vector<uint32_t> flags;
   for (Device *device : devices) {
     compiler::Target &compiler = device->mux().compiler();
     std::string log;
     try {
+      if (impl.origin == ProgramOrigin::IL) {
+        flags.push_back(ilBuildFlagsFromOptions(options));
+        auto module =
+            compileOnly ? compiler.compileIL(il, options, log) : buildILWithProgramCache(compiler, il, options, log);
+        results.push_back(fromCompiler(std::move(module), std::move(log), codes));
+        continue;
+      }
       if (!fromBinary) {
         flags.push_back(buildFlagsFromOptions(options));
         // The log is complete only once the compiler returns.

@@ -6,6 +6,8 @@
 // concurrent builders (threads or processes) cannot corrupt one.
 #include "program_cache.h"
 
+#include "compiler/il/spirv_translator.h"
+
 #include "mux/support/cache_directory.h"
 #include "mux/support/cache_pruning.h"
 #include "mux/support/log.h"
@@ -134,6 +136,25 @@ bool mentionsBuildTime(std::string_view source) {
   return false;
 }
 
+/// The cache around `build()`, for an entry keyed by `buildInputs`.
+template <typename Build>
+llvm::Expected<std::unique_ptr<compiler::Module>> cachedBuild(compiler::Target &compiler, const std::string &directory,
+                                                              std::string_view buildInputs, std::string_view options,
+                                                              Build build) {
+  const std::string path = entryPath(directory, compiler, buildInputs, options);
+  if (std::unique_ptr<compiler::Module> cached = load(compiler, path)) {
+    mux::support::markCacheEntryUsed(path);
+    mux::support::log(mux::support::LogLevel::Debug, "compiler", "program cache: hit " + path);
+    return cached;
+  }
+  llvm::Expected<std::unique_ptr<compiler::Module>> module = build();
+  if (module && *module && (*module)->kind() == compiler::ModuleKind::Executable) {
+    store(**module, directory, path);
+    mux::support::pruneCacheDirectory(directory, mux::support::cacheSizeLimit());
+  }
+  return module;
+}
+
 } // namespace
 
 std::optional<std::string> programCacheDirectory() { return mux::support::cacheDirectory(); }
@@ -150,18 +171,21 @@ buildWithProgramCache(compiler::Target &compiler, std::string_view source, std::
                       "program cache: not used: " + llvm::toString(buildInputs.takeError()));
     return compiler.build(source, options, log);
   }
-  const std::string path = entryPath(*directory, compiler, *buildInputs, options);
-  if (std::unique_ptr<compiler::Module> cached = load(compiler, path)) {
-    mux::support::markCacheEntryUsed(path);
-    mux::support::log(mux::support::LogLevel::Debug, "compiler", "program cache: hit " + path);
-    return cached;
-  }
-  auto module = compiler.build(source, options, log);
-  if (module && *module && (*module)->kind() == compiler::ModuleKind::Executable) {
-    store(**module, *directory, path);
-    mux::support::pruneCacheDirectory(*directory, mux::support::cacheSizeLimit());
-  }
-  return module;
+  return cachedBuild(compiler, *directory, *buildInputs, options, [&] { return compiler.build(source, options, log); });
+}
+
+llvm::Expected<std::unique_ptr<compiler::Module>> buildILWithProgramCache(compiler::Target &compiler,
+                                                                          std::span<const std::byte> il,
+                                                                          std::string_view options, std::string &log) {
+  std::optional<std::string> directory = programCacheDirectory();
+  std::optional<std::string> translator = compiler::il::spirvTranslatorIdentity();
+  if (!directory || !translator || compiler.ilVersions().empty())
+    return compiler.buildIL(il, options, log);
+  // The module (with its specialization constants applied) and the
+  // translator that reads it; the length prefix keeps the two apart.
+  std::string buildInputs = "SPIR-V\n" + std::to_string(translator->size()) + "\n" + *translator;
+  buildInputs.append(reinterpret_cast<const char *>(il.data()), il.size());
+  return cachedBuild(compiler, *directory, buildInputs, options, [&] { return compiler.buildIL(il, options, log); });
 }
 
 } // namespace polymux::cl

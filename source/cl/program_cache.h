@@ -1,4 +1,5 @@
-// The on-disk kernel cache (POLYMUX_CACHE): clBuildProgram from source looks
+// The on-disk kernel cache (POLYMUX_CACHE): clBuildProgram from source (or
+// SPIR-V) looks
 // up the executable it would build, keyed by the preprocessed source
 // (compiler::Target::buildCacheKey), the options and the compiler's
 // identity, before compiling, and stores what it built; POLYMUX_CACHE_MAX
@@ -11,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,5 +31,12 @@ std::optional<std::string> programCacheDirectory();
 /// and I/O errors are ignored. On a hit `log` stays empty.
 llvm::Expected<std::unique_ptr<compiler::Module>>
 buildWithProgramCache(compiler::Target &compiler, std::string_view source, std::string_view options, std::string &log);
+
+/// clBuildProgram for a program made from SPIR-V (already specialised): the
+/// same cache, keyed by the module, the translator (its path, size and
+/// time), the options and the compiler identity.
+llvm::Expected<std::unique_ptr<compiler::Module>> buildILWithProgramCache(compiler::Target &compiler,
+                                                                          std::span<const std::byte> il,
+                                                                          std::string_view options, std::string &log);
 
 } // namespace polymux::cl

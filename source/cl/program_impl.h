@@ -10,6 +10,7 @@
 
 #include "mux/status.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,7 +21,7 @@ namespace polymux::cl {
 
 /// How a program was created; decides what clBuildProgram/clCompileProgram
 /// may do with it.
-enum class ProgramOrigin { Source, Binary, Linked };
+enum class ProgramOrigin { Source, Binary, Linked, IL };
 
 /// The build state of a program for one of its devices.
 struct DeviceBuild {
@@ -58,6 +59,12 @@ struct Program::Impl {
   Ref<Context> context;
   ProgramOrigin origin = ProgramOrigin::Source;
   std::string source;
+  /// The SPIR-V module of a program made with clCreateProgramWithIL, its
+  /// specialization constants (SpecId -> size in bytes) and the values
+  /// clSetProgramSpecializationConstant gave them (guarded by `mutex`).
+  std::vector<std::byte> il;
+  std::map<uint32_t, size_t> specSizes;
+  std::map<uint32_t, std::vector<std::byte>> specValues;
   std::vector<Device *> devices;
   std::vector<DeviceBuild> builds; ///< one per entry of `devices`, same order
 

@@ -65,6 +65,7 @@ std::unique_ptr<Target> createCpuTarget(CpuTargetConfig config) {
   program.frontend.abi = config.abi;
   program.frontend.features = config.frontendFeatures;
   program.frontend.pic = config.relocationModel == llvm::Reloc::PIC_;
+  program.readsSpirv = config.readsSpirv;
   CodegenConfig codegen{config.triple,          config.cpu,      config.features, config.abi,
                         config.relocationModel, config.codeModel};
   auto shared = std::make_shared<const CpuTargetConfig>(std::move(config));

@@ -7,6 +7,7 @@
 
 #include "compiler/build_options.h"
 #include "compiler/cpu_pipeline.h"
+#include "compiler/il/spirv_frontend.h"
 #include "compiler/kernel_metadata.h"
 #include "mux/status.h"
 #include "mux/support/log.h"
@@ -174,13 +175,31 @@ public:
     auto module = compileOpenCLC(context, source, *parsed, headers, config_.frontend, log);
     if (!module)
       return module.takeError();
-    auto data = std::make_shared<ModuleData>();
-    data->kind = ModuleKind::CompiledObject;
-    data->options = std::string(options);
-    data->optDisable = parsed->optDisable;
-    data->kernels = kernelInfos(**module);
-    data->bitcode = writeBitcode(**module);
-    return std::make_unique<ProgramModule>(*this, std::move(data));
+    return compiledObject(**module, options, *parsed);
+  }
+
+  std::string ilVersions() const override { return config_.readsSpirv ? il::spirvVersionsRead() : std::string(); }
+
+  llvm::Expected<std::unique_ptr<Module>> compileIL(std::span<const std::byte> il, std::string_view options,
+                                                    std::string &log) override {
+    return withIL(il, options, OptionsUse::Compile, log,
+                  [&](std::unique_ptr<llvm::Module> module, const BuildOptions &parsed) {
+                    return llvm::Expected<std::unique_ptr<Module>>(compiledObject(*module, options, parsed));
+                  });
+  }
+
+  llvm::Expected<std::unique_ptr<Module>> buildIL(std::span<const std::byte> il, std::string_view options,
+                                                  std::string &log) override {
+    return withIL(il, options, OptionsUse::Build, log,
+                  [&](std::unique_ptr<llvm::Module> module,
+                      const BuildOptions &parsed) -> llvm::Expected<std::unique_ptr<Module>> {
+                    auto data = std::make_shared<ModuleData>();
+                    data->options = std::string(options);
+                    data->optDisable = parsed.optDisable;
+                    if (llvm::Error error = finalize(std::move(module), *data))
+                      return logged(std::move(error), log);
+                    return std::make_unique<ProgramModule>(*this, std::move(data));
+                  });
   }
 
   llvm::Expected<std::unique_ptr<Module>> linkModule(std::span<Module *const> modules, std::string_view options,
@@ -281,6 +300,35 @@ public:
   }
 
 private:
+  /// On the compiler's stack: parses `options` for `use`, reads `il` and
+  /// hands both to `next`; failures go to the log.
+  template <typename Next>
+  llvm::Expected<std::unique_ptr<Module>> withIL(std::span<const std::byte> il, std::string_view options,
+                                                 OptionsUse use, std::string &log, Next next) {
+    return onObservedCompilerStack([&]() -> llvm::Expected<std::unique_ptr<Module>> {
+      auto parsed = parseBuildOptions(options, use);
+      if (!parsed)
+        return logged(parsed.takeError(), log);
+      if (!config_.readsSpirv)
+        return logged(mux::makeError(mux::Status::Unsupported, "this device reads no SPIR-V"), log);
+      llvm::LLVMContext context;
+      auto module = il::readSpirvProgram(context, il, config_.frontend, log);
+      if (!module)
+        return logged(module.takeError(), log);
+      return next(std::move(*module), *parsed);
+    });
+  }
+
+  std::unique_ptr<Module> compiledObject(llvm::Module &module, std::string_view options, const BuildOptions &parsed) {
+    auto data = std::make_shared<ModuleData>();
+    data->kind = ModuleKind::CompiledObject;
+    data->options = std::string(options);
+    data->optDisable = parsed.optDisable;
+    data->kernels = kernelInfos(module);
+    data->bitcode = writeBitcode(module);
+    return std::make_unique<ProgramModule>(*this, std::move(data));
+  }
+
   /// build() without its log line.
   llvm::Expected<std::unique_ptr<Module>> buildModule(std::string_view source, std::string_view options,
                                                       std::string &log) {

@@ -4,6 +4,7 @@
 // fresh directory of its own.
 #include "cl_test.h"
 #include "entity_reader.h"
+#include "il_modules.h"
 
 #include <sys/stat.h>
 
@@ -140,6 +141,40 @@ TEST_P(ProgramCacheTest, SecondBuildIsAHit) {
   // A miss would have stored the entry again (a new file renamed into place).
   ASSERT_EQ(entries().size(), 1u);
   EXPECT_EQ(inode(stored[0]), storedInode) << "the second build rewrote the entry instead of reading it";
+}
+
+// SPIR-V programs are cached too, keyed by the module as specialised.
+TEST_P(ProgramCacheTest, SpirvProgramsAreCachedPerSpecialization) {
+  size_t ilSize = 0;
+  ASSERT_CL(clGetDeviceInfo(device(), CL_DEVICE_IL_VERSION, 0, nullptr, &ilSize));
+  if (ilSize <= 1)
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  ScopedEnv cache("POLYMUX_CACHE", cacheDir_.string());
+  cl_device_id dev = device();
+  auto buildWith = [&](const cl_int *value) {
+    cl_int err = CL_SUCCESS;
+    Program program(
+        clCreateProgramWithIL(context_, il_modules::il_spec_constants, sizeof(il_modules::il_spec_constants), &err));
+    EXPECT_CL(err);
+    if (value)
+      EXPECT_CL(clSetProgramSpecializationConstant(program, 1, sizeof(*value), value));
+    EXPECT_CL(clBuildProgram(program, 1, &dev, "", nullptr, nullptr)) << programBuildLog(program, dev);
+    Kernel k = kernel(program, "spec_constants");
+    Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_int));
+    setArgs(k, out.get());
+    size_t global = 1;
+    EXPECT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+    return std::make_pair(read<cl_int>(out, 1)[0], programBuildLog(program, dev));
+  };
+  EXPECT_EQ(7, buildWith(nullptr).first);
+  ASSERT_EQ(1u, entries().size());
+  auto [value, log] = buildWith(nullptr);
+  EXPECT_EQ(7, value);
+  EXPECT_EQ(std::string::npos, log.find_first_not_of(" \n")) << "a cached build has no compiler log";
+  EXPECT_EQ(1u, entries().size());
+  const cl_int other = 42;
+  EXPECT_EQ(42, buildWith(&other).first);
+  EXPECT_EQ(2u, entries().size()) << "another specialization is another entry";
 }
 
 TEST_P(ProgramCacheTest, EntryIsUsedInsteadOfCompiling) {

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs the built `polymux` tool as a user would and checks what it does.
 
-    tool_test.py --tool BIN --checker BIN --icd DIR CASE
+    tool_test.py --tool BIN --checker BIN --icd DIR [--clang BIN] CASE
 
 Each CASE is one ctest test (test/tools/CMakeLists.txt). The checker is
 binary_check, which loads a program binary through the ICD loader.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,10 +17,11 @@ KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
 
 
 class Tool:
-    def __init__(self, path, checker, icd):
+    def __init__(self, path, checker, icd, clang=None):
         self.path = path
         self.checker = checker
         self.icd = icd
+        self.clang = clang
 
     def run(self, *args, expect):
         """Runs `polymux args...`; fails unless it exits with `expect`."""
@@ -161,6 +163,26 @@ def case_run_agree_vulkan(tool):
     case_run_agree(tool, "host,riscv_sim,vulkan")
 
 
+def case_run_agree_spirv(tool):
+    """The same kernel as SPIR-V (made by --clang, LLVM's SPIR-V back end)."""
+    if not tool.clang:
+        fail("run_agree_spirv needs --clang")
+    if not os.environ.get("POLYMUX_LLVM_SPIRV") and not shutil.which("llvm-spirv-15") \
+            and not os.path.exists("/usr/bin/llvm-spirv-15"):
+        print("skipped: llvm-spirv-15 is not installed, so no device reads SPIR-V")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        spirv = os.path.join(tmp, "agree.spv")
+        result = subprocess.run([tool.clang, "--target=spirv64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                                 "-c", kernel("agree.cl"), "-o", spirv], capture_output=True, timeout=120)
+        if result.returncode != 0:
+            fail("clang could not make SPIR-V", result.stdout.decode(), result.stderr.decode())
+        out, err = tool.run("compile", spirv, "--device", "host", "--emit=ll", expect=0)
+        expect_in(out, "define", "host IR from SPIR-V", out, err)
+        out, err = tool.run("run", spirv, "--device", "host,riscv_sim", *AGREE_ARGS, expect=0)
+        expect_in(out, "devices agree", "run from SPIR-V", out, err)
+
+
 def case_run_float_difference(tool):
     args = ["run", kernel("differs.cl"), "--device", "host,riscv_sim", "--global", "256", "--arg",
             "buf:float:256:random", "--arg", "buf:float:256", "--arg", "buf:int:256"]
@@ -204,9 +226,10 @@ def main():
     parser.add_argument("--tool", required=True)
     parser.add_argument("--checker", required=True)
     parser.add_argument("--icd", required=True)
+    parser.add_argument("--clang", help="Clang with the SPIR-V back end, for the SPIR-V cases")
     parser.add_argument("case", choices=sorted(CASES))
     args = parser.parse_args()
-    CASES[args.case](Tool(args.tool, args.checker, args.icd))
+    CASES[args.case](Tool(args.tool, args.checker, args.icd, args.clang))
     print(f"ok: {args.case}")
 
 

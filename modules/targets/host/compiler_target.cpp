@@ -39,6 +39,7 @@ std::unique_ptr<compiler::Target> createHostCompiler(const mux::DeviceInfo &info
   config.maxWorkGroupSize = info.maxWorkGroupSize;
   config.extensions = compiler::clExtensionsFor(info);
   config.binaryMagic = std::string(compiler::kHostBinaryMagic);
+  config.readsSpirv = true;
   config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_host_begin, polymux_builtins_host_end));
   return compiler::createCpuTarget(std::move(config));
 }

@@ -32,6 +32,7 @@ std::unique_ptr<compiler::Target> createCompiler(const DeviceDescription &descri
   config.subGroupSize = info.subGroupSizes.empty() ? 1 : info.subGroupSizes.front();
   config.maxWorkGroupSize = info.maxWorkGroupSize;
   config.binaryMagic = std::string(kBinaryMagic);
+  config.readsSpirv = true;
   config.builtinLibrary = std::as_bytes(std::span(polymux_builtins_riscv_sim_begin, polymux_builtins_riscv_sim_end));
   // Programs are linked at the fixed addresses of the program window;
   // medany reaches anything within 2 GiB of the code.

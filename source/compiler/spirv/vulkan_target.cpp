@@ -66,6 +66,7 @@ std::unique_ptr<Target> createVulkanTarget(VulkanTargetConfig config) {
   program.frontend.extensions = config.extensions;
   program.frontend.maxClStd = config.maxClStd;
   program.frontend.pic = false;
+  program.readsSpirv = true;
   auto shared = std::make_shared<const VulkanTargetConfig>(std::move(config));
   program.finalize = [shared](std::unique_ptr<llvm::Module> module, const ModuleData &data) {
     return finalizeForVulkan(*shared, std::move(module), data);

@@ -29,7 +29,8 @@ const char *kCompileHelp = R"(usage: polymux compile FILE.cl [options]
 
 Builds FILE.cl with each selected device's compiler, as clBuildProgram would,
 and prints Clang's diagnostics (file:line:column, caret lines). Exits with 1
-when the build fails on a device.
+when the build fails on a device. A SPIR-V module (FILE.spv, recognised by
+its magic number) is built as clCreateProgramWithIL's programs are.
 
   -D NAME[=VALUE]    define a macro (repeatable)
   -I DIR             add an include directory (repeatable; FILE's own

@@ -1,7 +1,9 @@
 #include "device_build.h"
+
 #include "diagnostics.h"
 #include "text_format.h"
 
+#include "compiler/il/spirv_translator.h"
 #include "compiler/program_target.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -25,7 +27,10 @@ DeviceBuild buildForDevice(mux::Device &device, std::string_view source, std::st
     };
   compiler::ScopedBuildObserver scope(std::move(observer));
   auto start = std::chrono::steady_clock::now();
-  auto module = device.compiler().build(source, options, result.log);
+  // A SPIR-V module is built as clCreateProgramWithIL's programs are.
+  std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(source.data()), source.size());
+  auto module = compiler::il::looksLikeSpirv(bytes) ? device.compiler().buildIL(bytes, options, result.log)
+                                                    : device.compiler().build(source, options, result.log);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (module) {
     result.module = std::move(*module);

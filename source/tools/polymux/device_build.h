@@ -1,6 +1,7 @@
-// One device's build of a program from OpenCL C, through the device's own
-// compiler (compiler::Target::build, as clBuildProgram), keeping what the
-// compiler showed of its last stages for --emit.
+// One device's build of a program from OpenCL C or SPIR-V, through the
+// device's own compiler (compiler::Target::build or buildIL, as
+// clBuildProgram), keeping what the compiler showed of its last stages for
+// --emit.
 #pragma once
 
 #include "compiler/target.h"
@@ -35,8 +36,9 @@ struct DeviceBuild {
   bool ok() const { return module != nullptr; }
 };
 
-/// Builds `source` with `options` for `device`; with `keepStages`, also
-/// keeps the final IR and code.
+/// Builds `source` (OpenCL C, or the bytes of a SPIR-V module) with
+/// `options` for `device`; with `keepStages`, also keeps the final IR and
+/// code.
 DeviceBuild buildForDevice(mux::Device &device, std::string_view source, std::string_view options, bool keepStages);
 
 /// Prints each distinct build log of `builds` (one per device of `ids`) once

@@ -27,8 +27,9 @@ namespace {
 
 const char *kRunHelp = R"(usage: polymux run FILE.cl --global X[,Y[,Z]] [--arg SPEC]... [options]
 
-Builds FILE.cl for every selected device, runs one kernel on each with the
-same inputs, and compares every buffer the kernel may write with the first
+Builds FILE.cl (or a SPIR-V module, FILE.spv) for every selected device,
+runs one kernel on each with the same inputs, and compares every buffer the
+kernel may write with the first
 device's: integers bit for bit, floats within --ulp units in the last place.
 Prints the first differences and each device's times. Exits with 0 when the
 devices agree, 1 when they disagree or a device fails, 2 on a bad command.

@@ -60,6 +60,8 @@ struct CpuTargetConfig {
   /// runtime objects): part of identity(), so binaries and cached programs
   /// are rebuilt when it changes.
   std::string linkIdentity;
+  /// Reads SPIR-V programs (ProgramTargetConfig::readsSpirv).
+  bool readsSpirv = false;
   /// The extension POLYMUX_DUMP gives the binary's object ("o", "elf").
   std::string dumpExtension = "o";
 };

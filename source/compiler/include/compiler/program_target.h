@@ -31,6 +31,9 @@ struct ProgramTargetConfig {
   /// The target's name in diagnostics (POLYMUX_LOG): "host", "vulkan", ...
   std::string name;
   FrontendConfig frontend;
+  /// SPIR-V programs are read (compiler/il/spirv_frontend.h) when the
+  /// translator is installed; set by targets where they are tested.
+  bool readsSpirv = false;
   /// Lowers a linked module into the target binary. `data` already holds
   /// the module's kernels, options and -cl-opt-disable. Its errors fail the
   /// build and go to the log.

@@ -65,6 +65,19 @@ public:
   /// clBuildProgram: compile + link in one step.
   virtual llvm::Expected<std::unique_ptr<Module>> build(std::string_view source, std::string_view options,
                                                         std::string &log) = 0;
+  /// The SPIR-V versions compileIL and buildIL read, as CL_DEVICE_IL_VERSION
+  /// spells them ("SPIR-V_1.0 SPIR-V_1.1"); empty when they read none.
+  virtual std::string ilVersions() const { return {}; }
+  /// clCompileProgram on a program made from SPIR-V -> CompiledObject.
+  virtual llvm::Expected<std::unique_ptr<Module>> compileIL(std::span<const std::byte> /*il*/,
+                                                            std::string_view /*options*/, std::string & /*log*/) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "this device reads no SPIR-V");
+  }
+  /// clBuildProgram on a program made from SPIR-V -> Executable.
+  virtual llvm::Expected<std::unique_ptr<Module>> buildIL(std::span<const std::byte> /*il*/,
+                                                          std::string_view /*options*/, std::string & /*log*/) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "this device reads no SPIR-V");
+  }
   /// Reverses Module::serialize; fails on corrupt data or another target's.
   virtual llvm::Expected<std::unique_ptr<Module>> deserialize(std::span<const std::byte> bytes) = 0;
   /// What build(source, options) reads beyond `options` and identity(), as

@@ -22,6 +22,12 @@ llvm::PreservedAnalyses InlineEverythingPass::run(llvm::Module &module, llvm::Mo
     function.setLinkage(llvm::GlobalValue::InternalLinkage);
     function.addFnAttr(llvm::Attribute::AlwaysInline);
   }
+  // Call sites may say noinline too (SPIR-V's DontInline function control,
+  // as llvm-spirv translates it, marks the calls as well as the function).
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+        call->removeFnAttr(llvm::Attribute::NoInline);
   return llvm::PreservedAnalyses::none();
 }
 

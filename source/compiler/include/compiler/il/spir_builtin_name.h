@@ -1,0 +1,33 @@
+// Reads the parameter types of an OpenCL builtin from its SPIR mangling
+// (`_Z5fractfPU3AS1f`: fract(float, __global float *)), as OpenCL C
+// spellings, so that a call can be written in OpenCL C again.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace compiler::il {
+
+struct SpirParam {
+  /// The OpenCL C type, e.g. "float4", "__global const float *",
+  /// "__generic volatile atomic_int *".
+  std::string spelling;
+  bool isPointer = false;
+};
+
+struct SpirBuiltinName {
+  std::string name;
+  std::vector<SpirParam> params;
+};
+
+/// Parses `_Z<len><name><params>` for the types OpenCL builtins take:
+/// builtin scalars, vectors (Dv), pointers with SPIR address spaces (U3AS<n>)
+/// and CV qualifiers, _Atomic, memory_order/memory_scope, event_t, and
+/// substitutions. Anything else (images, samplers, structs, pointers to
+/// pointers) gives std::nullopt.
+std::optional<SpirBuiltinName> parseSpirBuiltinName(llvm::StringRef symbol);
+
+} // namespace compiler::il

@@ -1,0 +1,512 @@
+// SPIR-V programs (clCreateProgramWithIL, cl_khr_il_program): the device
+// queries, kernels from test/kernels_il/*.cl (compiled to SPIR-V at build
+// time) run against results computed here, and the error paths. Devices
+// that read no IL must say so consistently and refuse IL programs.
+#include "cl_test.h"
+#include "il_modules.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+
+using namespace cltest;
+
+namespace {
+
+std::string deviceString(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  EXPECT_CL(clGetDeviceInfo(device, param, 0, nullptr, &size));
+  std::string text(size, '\0');
+  if (size)
+    EXPECT_CL(clGetDeviceInfo(device, param, size, text.data(), nullptr));
+  if (!text.empty() && text.back() == '\0')
+    text.pop_back();
+  return text;
+}
+
+bool hasExtension(cl_device_id device, const std::string &name) {
+  std::string extensions = " " + deviceString(device, CL_DEVICE_EXTENSIONS) + " ";
+  return extensions.find(" " + name + " ") != std::string::npos;
+}
+
+class IlProgramTest : public DeviceTest {
+protected:
+  bool readsIL() { return !deviceString(device(), CL_DEVICE_IL_VERSION).empty(); }
+
+  Program create(const void *il, size_t size, cl_int *err) {
+    return Program(clCreateProgramWithIL(context_, il, size, err));
+  }
+
+  template <size_t N> Program buildIL(const unsigned char (&il)[N], const char *options = "") {
+    cl_int err = CL_SUCCESS;
+    Program program = create(il, N, &err);
+    if (err != CL_SUCCESS) {
+      ADD_FAILURE() << "clCreateProgramWithIL: " << errorName(err);
+      return {};
+    }
+    cl_device_id dev = device();
+    err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      ADD_FAILURE() << "clBuildProgram: " << errorName(err) << "\n" << programBuildLog(program, dev);
+      return {};
+    }
+    return program;
+  }
+
+  template <typename T> Mem input(const std::vector<T> &values) {
+    return buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, values.size() * sizeof(T), const_cast<T *>(values.data()));
+  }
+  cl_int run(cl_kernel k, size_t global, size_t local = 0) {
+    return clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr, nullptr);
+  }
+};
+
+TEST_P(IlProgramTest, QueriesAgree) {
+  std::string version = deviceString(device(), CL_DEVICE_IL_VERSION);
+  std::vector<cl_name_version> ils = deviceArray<cl_name_version>(device(), CL_DEVICE_ILS_WITH_VERSION);
+  EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_il_program"));
+  EXPECT_EQ(!version.empty(), !ils.empty());
+  EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_spirv_no_integer_wrap_decoration"));
+  EXPECT_EQ(!version.empty(), hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
+  for (const cl_name_version &il : ils) {
+    EXPECT_STREQ("SPIR-V", il.name);
+    std::string spelled =
+        "SPIR-V_" + std::to_string(CL_VERSION_MAJOR(il.version)) + "." + std::to_string(CL_VERSION_MINOR(il.version));
+    EXPECT_NE(std::string::npos, version.find(spelled)) << spelled << " missing from '" << version << "'";
+  }
+  if (!version.empty())
+    EXPECT_NE(std::string::npos, version.find("SPIR-V_1.0"));
+}
+
+TEST_P(IlProgramTest, DeviceWithoutIlRefusesIlPrograms) {
+  if (readsIL())
+    GTEST_SKIP() << "the device reads SPIR-V";
+  cl_int err = CL_SUCCESS;
+  expectNoHandle(create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err));
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, err);
+}
+
+TEST_P(IlProgramTest, InvalidModulesAreRejected) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  expectNoHandle(create(nullptr, 20, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  expectNoHandle(create(il_modules::il_vector_add, 0, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  // Not a whole number of words.
+  expectNoHandle(create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add) - 1, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  std::vector<unsigned char> bad(il_modules::il_vector_add, std::end(il_modules::il_vector_add));
+  bad[0] ^= 0xff; // the magic number
+  expectNoHandle(create(bad.data(), bad.size(), &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  // Whole words, but the last instruction runs past the end.
+  expectNoHandle(create(il_modules::il_vector_add, 64, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
+  expectNoHandle(
+      Program(clCreateProgramWithIL(nullptr, il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err)));
+  EXPECT_CL_ERR(CL_INVALID_CONTEXT, err);
+}
+
+TEST_P(IlProgramTest, UnreadableVersionFailsToBuildWithLog) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  // SPIR-V 1.5, which the device does not list: a well-formed module whose
+  // build fails in the translator.
+  std::vector<unsigned char> il(il_modules::il_vector_add, std::end(il_modules::il_vector_add));
+  uint32_t version = 0x00010500;
+  std::memcpy(il.data() + 4, &version, sizeof(version));
+  EXPECT_EQ(std::string::npos, deviceString(device(), CL_DEVICE_IL_VERSION).find("SPIR-V_1.5"));
+  cl_int err = CL_SUCCESS;
+  Program program = create(il.data(), il.size(), &err);
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+  EXPECT_NE(std::string::npos, programBuildLog(program, dev).find("version")) << programBuildLog(program, dev);
+  cl_build_status status = CL_BUILD_NONE;
+  EXPECT_CL(clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr));
+  EXPECT_EQ(CL_BUILD_ERROR, status);
+}
+
+TEST_P(IlProgramTest, UnresolvedFunctionIsNamedInTheLog) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  Program program = create(il_modules::il_unresolved, sizeof(il_modules::il_unresolved), &err);
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+  EXPECT_NE(std::string::npos, programBuildLog(program, dev).find("polymux_nowhere_defined"))
+      << programBuildLog(program, dev);
+}
+
+TEST_P(IlProgramTest, ProgramIlReturnsTheModule) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  Program program = create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err);
+  ASSERT_CL(err);
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &size));
+  ASSERT_EQ(sizeof(il_modules::il_vector_add), size);
+  std::vector<unsigned char> il(size);
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_IL, size, il.data(), nullptr));
+  EXPECT_EQ(0, std::memcmp(il.data(), il_modules::il_vector_add, size));
+
+  // A program made from source has no IL.
+  Program source = build("__kernel void k(void) {}");
+  ASSERT_TRUE(source);
+  ASSERT_CL(clGetProgramInfo(source, CL_PROGRAM_IL, 0, nullptr, &size));
+  EXPECT_EQ(0u, size);
+}
+
+TEST_P(IlProgramTest, KhrEntryPointCreatesTheSameProgram) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  auto createKhr = extensionFunction<clCreateProgramWithILKHR_fn>("clCreateProgramWithILKHR");
+  ASSERT_NE(nullptr, createKhr);
+  cl_int err = CL_SUCCESS;
+  Program program(createKhr(context_, il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err));
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  ASSERT_CL(clBuildProgram(program, 1, &dev, "", nullptr, nullptr)) << programBuildLog(program, dev);
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &size));
+  std::string names(size, '\0');
+  ASSERT_CL(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names.data(), nullptr));
+  EXPECT_STREQ("vector_add", names.c_str());
+}
+
+TEST_P(IlProgramTest, VectorAdd) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_vector_add);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "vector_add");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 1000;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = 0.5f * i;
+    b[i] = 1000.0f - 3.0f * i;
+  }
+  Mem ma = input(a), mb = input(b), mc = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  setArgs(k, ma.get(), mb.get(), mc.get());
+  ASSERT_CL(run(k, n));
+  std::vector<float> c = read<float>(mc, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(a[i] + b[i], c[i]) << "at " << i;
+
+  cl_uint args = 0;
+  ASSERT_CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, nullptr));
+  EXPECT_EQ(3u, args);
+}
+
+TEST_P(IlProgramTest, LocalMemoryAndBarriers) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_local_memory);
+  ASSERT_TRUE(program);
+  constexpr size_t group = 64, groups = 8, n = group * groups;
+  std::vector<int> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<int>(i * 7 % 101) - 50;
+  Mem min = input(in);
+
+  Kernel reverse = kernel(program, "reverse_in_group");
+  ASSERT_TRUE(reverse);
+  Mem mout = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
+  setArgs(reverse, min.get(), mout.get());
+  ASSERT_CL(clSetKernelArg(reverse, 2, group * sizeof(int), nullptr));
+  ASSERT_CL(run(reverse, n, group));
+  std::vector<int> out = read<int>(mout, n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t base = i / group * group;
+    ASSERT_EQ(in[base + group - 1 - (i - base)], out[i]) << "at " << i;
+  }
+
+  Kernel sum = kernel(program, "group_sum");
+  ASSERT_TRUE(sum);
+  Mem msums = buffer(CL_MEM_WRITE_ONLY, groups * sizeof(int));
+  setArgs(sum, min.get(), msums.get());
+  ASSERT_CL(run(sum, n, group));
+  std::vector<int> sums = read<int>(msums, groups);
+  for (size_t g = 0; g < groups; ++g)
+    EXPECT_EQ(std::accumulate(in.begin() + g * group, in.begin() + (g + 1) * group, 0), sums[g]) << "group " << g;
+}
+
+TEST_P(IlProgramTest, BuiltinsWithPointerArguments) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_builtins);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "pointer_builtins");
+  ASSERT_TRUE(k);
+  std::vector<float> in = {0.25f, -1.75f, 3.5f, 100.125f, -0.5f, 7.0f, 2.0f, -3.25f};
+  const size_t n = in.size();
+  Mem min = input(in), mout = buffer(CL_MEM_WRITE_ONLY, 5 * n * sizeof(float));
+  setArgs(k, min.get(), mout.get());
+  ASSERT_CL(run(k, n));
+  std::vector<float> out = read<float>(mout, 5 * n);
+  for (size_t i = 0; i < n; ++i) {
+    float whole = std::floor(in[i]);
+    EXPECT_EQ(in[i] - whole, out[5 * i]) << "fract(" << in[i] << ")";
+    EXPECT_EQ(whole, out[5 * i + 1]) << "fract(" << in[i] << ") whole part";
+    EXPECT_NEAR(std::sin(in[i]), out[5 * i + 2], 1e-5f) << "sincos(" << in[i] << ")";
+    EXPECT_NEAR(std::cos(in[i]), out[5 * i + 3], 1e-5f) << "sincos(" << in[i] << ") cosine";
+    EXPECT_EQ(in[i], out[5 * i + 4]) << "modf(" << in[i] << ") parts";
+  }
+}
+
+TEST_P(IlProgramTest, WideVectorsAndHelperFunctions) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_builtins);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "vectors");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 16;
+  std::vector<float> in(4 * n);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = 0.25f * i + 1.0f;
+  Mem min = input(in), mout = buffer(CL_MEM_WRITE_ONLY, 9 * n * sizeof(float));
+  setArgs(k, min.get(), mout.get());
+  ASSERT_CL(run(k, n));
+  std::vector<float> out = read<float>(mout, 9 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const float *v = &in[4 * i];
+    for (int lane = 0; lane < 8; ++lane) {
+      float w = lane < 4 ? v[lane] : 2.0f * v[lane - 4];
+      EXPECT_FLOAT_EQ(std::sqrt(w), out[8 * i + lane]) << "work-item " << i << " lane " << lane;
+    }
+    float pairSum = std::max(v[0], v[2]) + std::max(v[1], v[3]);
+    float expected =
+        pairSum * 0.5f + (v[0] + v[1] + v[2] + v[3]) + (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    EXPECT_NEAR(expected, out[8 * n + i], 1e-3f) << "work-item " << i;
+  }
+}
+
+TEST_P(IlProgramTest, GenericPointers) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!deviceInfo<cl_bool>(device(), CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT)) {
+    // The module needs the GenericPointer capability: the build must fail
+    // and say why.
+    cl_int err = CL_SUCCESS;
+    Program program = create(il_modules::il_generic_cl20, sizeof(il_modules::il_generic_cl20), &err);
+    ASSERT_CL(err);
+    cl_device_id dev = device();
+    EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(program, 1, &dev, "", nullptr, nullptr));
+    EXPECT_NE(std::string::npos, programBuildLog(program, dev).find("generic pointers"))
+        << programBuildLog(program, dev);
+    return;
+  }
+  Program program = buildIL(il_modules::il_generic_cl20);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "generic_sums");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 32;
+  std::vector<float> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = 0.75f * i - 3.5f;
+  Mem min = input(in), mout = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  setArgs(k, min.get(), mout.get());
+  ASSERT_CL(run(k, n, 8));
+  std::vector<float> out = read<float>(mout, n);
+  const float firstFour = in[0] + in[1] + in[2] + in[3];
+  for (size_t i = 0; i < n; ++i) {
+    float whole = std::floor(in[i]);
+    float expected = firstFour + 10.0f + 3.0f * in[i] + (in[i] - whole) + whole;
+    EXPECT_NEAR(expected, out[i], 1e-4f) << "at " << i;
+  }
+}
+
+TEST_P(IlProgramTest, HelperMarkedNoinline) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_noinline);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "calls_noinline");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 64;
+  std::vector<float> data(n);
+  for (size_t i = 0; i < n; ++i)
+    data[i] = 0.5f * i - 7.0f;
+  Mem m = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), data.data());
+  setArgs(k, m.get());
+  ASSERT_CL(run(k, n));
+  std::vector<float> out = read<float>(m, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(2.0f * data[i] + static_cast<float>(i), out[i]) << "at " << i; // exact: 2x is exact, one rounding
+}
+
+TEST_P(IlProgramTest, Atomics) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_atomics);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "atomics");
+  ASSERT_TRUE(k);
+  constexpr size_t group = 32, n = group * 6;
+  std::vector<int> counters = {0, 0, -1, 1, 0};
+  Mem mcounters = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, counters.size() * sizeof(int), counters.data());
+  Mem mtickets = buffer(CL_MEM_WRITE_ONLY, n * sizeof(int));
+  setArgs(k, mcounters.get(), mtickets.get());
+  ASSERT_CL(run(k, n, group));
+  std::vector<int> result = read<int>(mcounters, counters.size());
+  EXPECT_EQ(static_cast<int>(3 * n), result[0]);
+  EXPECT_EQ(static_cast<int>(n), result[1]);
+  EXPECT_EQ(static_cast<int>(n - 1), result[2]);
+  EXPECT_EQ(-static_cast<int>(n - 1), result[3]);
+  EXPECT_EQ(static_cast<int>(n), result[4]);
+  // Every ticket is a distinct multiple of 3 below 3n.
+  std::vector<int> tickets = read<int>(mtickets, n);
+  std::sort(tickets.begin(), tickets.end());
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(static_cast<int>(3 * i), tickets[i]);
+}
+
+TEST_P(IlProgramTest, Printf) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_printf);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "say");
+  ASSERT_TRUE(k);
+  setArgs(k, cl_int{42}, cl_float{2.5f});
+  std::fflush(stdout);
+  FILE *file = std::tmpfile();
+  ASSERT_NE(nullptr, file);
+  int saved = dup(STDOUT_FILENO);
+  dup2(fileno(file), STDOUT_FILENO);
+  cl_int launched = run(k, 3);
+  cl_int finished = clFinish(queue_);
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  std::rewind(file);
+  std::string text;
+  char chunk[256];
+  for (size_t got; (got = std::fread(chunk, 1, sizeof(chunk), file)) > 0;)
+    text.append(chunk, got);
+  std::fclose(file);
+  ASSERT_CL(launched);
+  ASSERT_CL(finished);
+  EXPECT_EQ("il value 42 2.50\nil value 42 2.50\nil value 42 2.50\n", text);
+}
+
+TEST_P(IlProgramTest, SpecializationConstants) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  Program program = create(il_modules::il_spec_constants, sizeof(il_modules::il_spec_constants), &err);
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  auto runOnce = [&]() -> std::vector<cl_int> {
+    EXPECT_CL(clBuildProgram(program, 1, &dev, "", nullptr, nullptr)) << programBuildLog(program, dev);
+    Kernel k = kernel(program, "spec_constants");
+    if (!k)
+      return {};
+    Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_int));
+    setArgs(k, out.get());
+    EXPECT_CL(run(k, 1));
+    return read<cl_int>(out, 4);
+  };
+  float defaultFloat = 1.5f;
+  cl_int defaultBits;
+  std::memcpy(&defaultBits, &defaultFloat, sizeof(defaultBits));
+  // The short is sign-extended by the kernel (OpSConvert).
+  EXPECT_EQ((std::vector<cl_int>{7, defaultBits, 0, -2}), runOnce()); // the defaults
+
+  cl_int integer = -123456;
+  float real = -0.375f;
+  cl_bool truth = CL_TRUE;
+  cl_uchar yes = 1;
+  cl_ushort narrow = 40000;
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 1, sizeof(integer), &integer));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 2, sizeof(real), &real));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 3, sizeof(yes), &yes));
+  EXPECT_CL(clSetProgramSpecializationConstant(program, 4, sizeof(narrow), &narrow));
+  cl_int realBits;
+  std::memcpy(&realBits, &real, sizeof(realBits));
+  EXPECT_EQ((std::vector<cl_int>{integer, realBits, 1, static_cast<cl_short>(narrow)}), runOnce());
+
+  EXPECT_CL_ERR(CL_INVALID_SPEC_ID, clSetProgramSpecializationConstant(program, 5, sizeof(integer), &integer));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 1, sizeof(cl_short), &integer));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 3, sizeof(truth), &truth));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(program, 1, sizeof(integer), nullptr));
+  Program source = build("__kernel void k(void) {}");
+  ASSERT_TRUE(source);
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(source, 1, sizeof(integer), &integer));
+}
+
+TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  cl_int err = CL_SUCCESS;
+  Program il = create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err);
+  ASSERT_CL(err);
+  cl_device_id dev = device();
+  ASSERT_CL(clCompileProgram(il, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(il, dev);
+  const char *source = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }";
+  Program c(clCreateProgramWithSource(context_, 1, &source, nullptr, &err));
+  ASSERT_CL(err);
+  ASSERT_CL(clCompileProgram(c, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(c, dev);
+  cl_program inputs[] = {il, c};
+  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
+  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
+
+  Kernel add = kernel(linked, "vector_add"), twice = kernel(linked, "twice");
+  ASSERT_TRUE(add);
+  ASSERT_TRUE(twice);
+  constexpr size_t n = 64;
+  std::vector<float> a(n, 1.5f), b(n);
+  std::iota(b.begin(), b.end(), 0.0f);
+  Mem ma = input(a), mb = input(b), mc = buffer(CL_MEM_READ_WRITE, n * sizeof(float));
+  setArgs(add, ma.get(), mb.get(), mc.get());
+  setArgs(twice, mc.get());
+  ASSERT_CL(run(add, n));
+  ASSERT_CL(run(twice, n));
+  std::vector<float> c2 = read<float>(mc, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(2.0f * (a[i] + b[i]), c2[i]) << "at " << i;
+}
+
+TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  ASSERT_TRUE(hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
+  cl_device_id dev = device();
+  cl_int err = CL_SUCCESS;
+  // The module defining the function comes first and does not call it.
+  Program object = create(il_modules::il_linkonce_object, sizeof(il_modules::il_linkonce_object), &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clCompileProgram(object, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr))
+      << programBuildLog(object, dev);
+  Program main = create(il_modules::il_linkonce_main, sizeof(il_modules::il_linkonce_main), &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clCompileProgram(main, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(main, dev);
+  cl_program inputs[] = {object, main};
+  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
+  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
+  Kernel k = kernel(linked, "linked_call");
+  ASSERT_TRUE(k);
+  constexpr size_t n = 32;
+  std::vector<cl_uint> data(n);
+  std::iota(data.begin(), data.end(), 5u);
+  Mem m = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), data.data());
+  setArgs(k, m.get());
+  ASSERT_CL(run(k, n));
+  std::vector<cl_uint> out = read<cl_uint>(m, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(1000u - data[i], out[i]) << "at " << i;
+}
+
+CLTEST_INSTANTIATE(IlProgramTest);
+
+} // namespace

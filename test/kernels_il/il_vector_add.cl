@@ -1,0 +1,5 @@
+// SPIR-V test module: the smallest kernel (il_program_test.cpp).
+__kernel void vector_add(__global const float *a, __global const float *b, __global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
