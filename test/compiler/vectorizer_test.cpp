@@ -750,6 +750,35 @@ CHECK-NOT: call {{.*}}sub_group_collective
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, SubGroupBarriersBetweenWorkGroupBarriersVectoriseRegionByRegion) {
+  // Without collectives too: in a vector that is one sub-group, a
+  // sub-group barrier waits for nothing.
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel void k(__global float *out, __local float *tile) {
+  size_t l = get_local_id(0);
+  tile[l] = out[get_global_id(0)];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  float x = tile[l ^ 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile[l] = x * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_size(0) - 1 - l];
+}
+)",
+                                              /*wrap=*/true);
+  std::string result = runFileCheck(module, R"(
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region0_k.v8(
+CHECK-NOT: sub_group_barrier
+CHECK: ret i32 1
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region2_k.v8(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK: br i1 {{.*}}, label %sub.group.regions, label %sub.group.rounds
+CHECK: call i32 @__polymux_sub_group_region0_k.v8(
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, SubGroupRegionFormsNeedWholeSubGroupsAlongX) {
   // A required work-group size of 4 along x never holds a sub-group of 8.
   llvm::LLVMContext context;

@@ -28,7 +28,9 @@
 // move without passing one, i.e. when all have reached one (or finished).
 // A kernel with a vector form of one sub-group per vector
 // (VectorizeWorkItemsPass) runs it instead, without rounds, whenever the
-// work-group's size along x is a multiple of the sub-group size.
+// work-group's size along x is a multiple of the sub-group size; one with
+// work-group barriers too runs its regions' such forms
+// (sub_group_region_forms.h) in turn then, as the loops above do.
 #include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"

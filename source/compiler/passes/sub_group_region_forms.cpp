@@ -23,11 +23,11 @@ constexpr const char *kRegionFormsAttribute = "polymux-sub-group-region-forms";
 constexpr const char *kRegionWidthAttribute = "polymux-sub-group-region-width";
 constexpr const char *kRegionStateAttribute = "polymux-sub-group-region-state";
 
-/// Whether `function` waits at work-group barriers (not only sub-group
-/// ones) and calls sub-group collective markers, and calls nothing through
-/// a pointer.
+/// Whether `function` waits at work-group barriers and synchronises
+/// sub-groups (sub-group collective markers or sub-group barriers), and
+/// calls nothing through a pointer.
 bool needsSubGroupRegionForms(llvm::Function &function) {
-  bool workGroupBarriers = false, collectives = false;
+  bool workGroupBarriers = false, subGroups = false;
   for (llvm::Instruction &instruction : llvm::instructions(function)) {
     auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
     if (!call)
@@ -35,10 +35,11 @@ bool needsSubGroupRegionForms(llvm::Function &function) {
     llvm::Function *callee = call->getCalledFunction();
     if (!callee)
       return false;
-    workGroupBarriers |= isBarrierFunction(callee->getName()) && !isSubGroupBarrierFunction(callee->getName());
-    collectives |= classifySubGroupCollectiveMarker(*callee).has_value();
+    bool subGroupBarrier = isSubGroupBarrierFunction(callee->getName());
+    workGroupBarriers |= isBarrierFunction(callee->getName()) && !subGroupBarrier;
+    subGroups |= subGroupBarrier || classifySubGroupCollectiveMarker(*callee).has_value();
   }
-  return workGroupBarriers && collectives;
+  return workGroupBarriers && subGroups;
 }
 
 /// Removes the sub-group barriers of `function`: in a vector that holds one

@@ -1,7 +1,7 @@
 // Vector forms of the barrier regions of kernels that call sub-group
-// collectives and also wait at work-group barriers. Their scalar form runs
-// in rounds, each collective between sub-group barriers
-// (LowerSubGroupCollectiveMarkersPass, KernelWrapperPass); where every
+// collectives or sub-group barriers and also wait at work-group barriers.
+// Their scalar form runs in rounds, each collective between sub-group
+// barriers (LowerSubGroupCollectiveMarkersPass, KernelWrapperPass); where every
 // sub-group of a work-group is full and within one row, the vector forms
 // run the regions instead, one sub-group per vector, each collective a few
 // vector operations.
@@ -37,7 +37,7 @@ struct SubGroupRegionForms {
 };
 
 /// When `workItem` has work-group barriers and sub-group collective markers
-/// (and nothing that keeps it scalar), adds the vector forms of its regions
+/// or sub-group barriers (and nothing that keeps it scalar), adds the vector forms of its regions
 /// for sub-groups of `subGroupSize` and records them on `workItem`; returns
 /// whether it did. `workItem` itself is left as it was.
 bool addSubGroupRegionForms(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupSize,
