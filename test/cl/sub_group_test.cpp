@@ -102,6 +102,18 @@ protected:
 
   Program idsProgram_; ///< sub_group_ids, built on first use
 
+  /// Runs `k(in, out)` over `range` on one long per work-item; the output,
+  /// empty when the launch failed.
+  std::vector<cl_long> runOnLongs(cl_kernel k, const Range &range, std::vector<cl_long> &in) {
+    const size_t n = range.count();
+    Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_long), in.data());
+    Mem output = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_long));
+    setArgs(k, input.get(), output.get());
+    if (!run(k, range))
+      return {};
+    return read<cl_long>(output, n);
+  }
+
   template <class T> void checkCollectives() {
     if (std::is_same_v<T, cl_double> && !deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_DOUBLE_FP_CONFIG))
       GTEST_SKIP() << "no fp64";
@@ -201,11 +213,8 @@ TEST_P(SubGroupTest, RepeatedWithLocalMemory) {
     ASSERT_FALSE(HasFailure());
     const size_t n = range.count();
     std::vector<cl_long> in = randomValues<cl_long>(n, n + 3, /*small=*/true);
-    Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_long), in.data());
-    Mem output = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_long));
-    setArgs(k, input.get(), output.get());
-    ASSERT_TRUE(run(k, range));
-    std::vector<cl_long> actual = read<cl_long>(output, n);
+    std::vector<cl_long> actual = runOnLongs(k, range, in);
+    ASSERT_EQ(actual.size(), n);
     std::vector<cl_long> expected = expectedRepeated(partition, workGroups(range), in);
     for (size_t g = 0; g < n; ++g)
       ASSERT_EQ(expected[g], actual[g]) << range.describe() << " at " << g;
@@ -223,11 +232,8 @@ TEST_P(SubGroupTest, BarriersAndCollectivesInCodeThatDiffersBetweenSubGroups) {
     ASSERT_FALSE(HasFailure());
     const size_t n = range.count();
     std::vector<cl_long> in = randomValues<cl_long>(n, n + 11, /*small=*/true);
-    Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_long), in.data());
-    Mem output = buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_long));
-    setArgs(k, input.get(), output.get());
-    ASSERT_TRUE(run(k, range));
-    std::vector<cl_long> actual = read<cl_long>(output, n);
+    std::vector<cl_long> actual = runOnLongs(k, range, in);
+    ASSERT_EQ(actual.size(), n);
 
     // The partition lists each work-group's sub-groups in order of id.
     std::vector<Place> all = places(range);
@@ -249,6 +255,66 @@ TEST_P(SubGroupTest, BarriersAndCollectivesInCodeThatDiffersBetweenSubGroups) {
       for (size_t l = 0; l < members.size(); ++l)
         ASSERT_EQ(actual[members[l]], joined[members[members.size() - 1 - l]])
             << range.describe() << " at local linear id " << l;
+  }
+}
+
+// Collectives in the regions between work-group barriers, at every test
+// range: whole sub-groups (the host's vector forms of the regions) and
+// partial ones (its rounds), against a reference computed here.
+TEST_P(SubGroupTest, CollectivesBetweenWorkGroupBarriers) {
+  Program program = buildFor("long");
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "between_barriers");
+  for (const Range &range : rangesFor(k)) {
+    Partition partition = subGroups(range);
+    ASSERT_FALSE(HasFailure());
+    const size_t n = range.count();
+    std::vector<cl_long> x = randomValues<cl_long>(n, n + 29, /*small=*/true);
+    std::vector<cl_long> actual = runOnLongs(k, range, x);
+    ASSERT_EQ(actual.size(), n);
+
+    // Per sub-group: the minimum, the scans, and (per round) the maximum,
+    // the first member's value and whether any value is positive.
+    std::vector<cl_long> low(n), before(n), inclusive(n), y(n), tile(n);
+    for (const auto &members : partition) {
+      cl_long least = x[members.front()], sum = 0;
+      for (size_t g : members) {
+        least = std::min(least, x[g]);
+        before[g] = sum;
+        sum += x[g];
+        inclusive[g] = sum;
+      }
+      for (size_t g : members)
+        low[g] = least;
+    }
+    const Partition groups = workGroups(range);
+    for (const auto &members : groups)
+      for (size_t l = 0; l < members.size(); ++l)
+        y[members[l]] = x[members[members.size() - 1 - l]];
+    for (cl_long r = 0; r < 2; ++r) {
+      std::vector<cl_long> top(n), first(n), any(n);
+      for (const auto &members : partition) {
+        cl_long most = y[members.front()] + r, positive = 0;
+        for (size_t g : members) {
+          most = std::max(most, y[g] + r);
+          positive |= y[g] > 0;
+        }
+        for (size_t g : members) {
+          top[g] = most;
+          first[g] = y[members.front()];
+          any[g] = positive;
+        }
+      }
+      for (size_t g = 0; g < n; ++g)
+        tile[g] = top[g] - low[g] + before[g];
+      for (const auto &members : groups)
+        for (size_t l = 0; l < members.size(); ++l) {
+          size_t g = members[l];
+          y[g] = tile[members[(l + 1) % members.size()]] + first[g] + any[g];
+        }
+    }
+    for (size_t g = 0; g < n; ++g)
+      ASSERT_EQ(y[g] + inclusive[g], actual[g]) << range.describe() << " at global linear id " << g;
   }
 }
 

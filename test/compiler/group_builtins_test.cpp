@@ -155,6 +155,32 @@ CHECK: ret void
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(GroupBuiltins, NarrowerResultSlotsFollowTheWidestTypesItemSlots) {
+  // Beside a long collective, the int any's result slots start at byte
+  // 1024 * 8, past the work-items' long slots, not at int slot 1024.
+  llvm::LLVMContext context;
+  auto module = compileWithGroupFunctions(context, R"(
+__kernel void m(__global long *p) {
+  size_t g = get_global_id(0);
+  p[g] = sub_group_reduce_max(p[g]) + sub_group_any(p[g] > 0);
+}
+)");
+  ASSERT_TRUE(module);
+  lowerGroups(*module);
+  std::string result = runFileCheck(printModule(*module), R"(
+CHECK: @__polymux_group_scratch.m = internal unnamed_addr global [1152 x i64] undef
+CHECK-LABEL: define {{.*}}void @m(
+CHECK: [[INDEX:%[0-9a-z.]+]] = udiv i64 {{.*}}, 8
+CHECK: add i64 1024, [[INDEX]]
+CHECK: call i64 @llvm.smax.i64
+CHECK: [[ANY:%[0-9a-z.]+]] = add i64 2048, {{%[0-9a-z.]+}}
+CHECK: or i32
+CHECK: getelementptr inbounds i32, ptr @__polymux_group_scratch.m, i64 [[ANY]]
+CHECK: ret void
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(GroupBuiltins, DeferredSubGroupCollectivesAreMarkersUntilLowered) {
   const char *source = R"(
 __kernel void d(__global float *p, __global int *q) {

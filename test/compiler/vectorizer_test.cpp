@@ -703,5 +703,103 @@ CHECK-DAG: round:
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, SubGroupCollectivesBetweenWorkGroupBarriersVectoriseRegionByRegion) {
+  // sum is the same in every lane of a sub-group: kept once per block
+  // across the barrier; the scalar form runs in rounds, its collectives
+  // between sub-group barriers.
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel void k(__global float *out, __global const float *in, __local float *tile) {
+  size_t l = get_local_id(0);
+  float x = in[get_global_id(0)];
+  float sum = sub_group_reduce_add(x);
+  tile[l] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  x = tile[get_local_size(0) - 1 - l] + sum;
+  out[get_global_id(0)] = sub_group_scan_inclusive_max(x);
+}
+)",
+                                              /*wrap=*/true);
+  std::string result = runFileCheck(module, R"(
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region0_k.v8(
+CHECK-NOT: sub_group
+CHECK: [[SUM:%.*]] = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00, <8 x float>
+CHECK: store <8 x float>
+CHECK: store float [[SUM]], ptr %wi.state
+CHECK: ret i32 1
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region1_k.v8(
+CHECK-NOT: sub_group
+CHECK: load float, ptr %wi.state
+CHECK: shufflevector <8 x float> splat (float 0xFFF0000000000000)
+CHECK: call <8 x float> @llvm.maxnum.v8f32(
+CHECK: store <8 x float>
+CHECK: ret i32 0
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+; every sub-group full and inside one row: the regions' vector forms in turn
+CHECK: [[PARTIAL:%.*]] = urem i64 %local.size, 8
+CHECK: [[FULL:%.*]] = icmp eq i64 [[PARTIAL]], 0
+CHECK: br i1 [[FULL]], label %sub.group.regions, label %sub.group.rounds
+CHECK-DAG: call i32 @__polymux_sub_group_region0_k.v8(
+CHECK-DAG: call i32 @__polymux_sub_group_region1_k.v8(
+CHECK-DAG: add nuw i64 %wi.x.lanes, 8
+; otherwise the rounds of the scalar regions
+CHECK-DAG: round:
+CHECK-NOT: call {{.*}}sub_group_collective
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, SubGroupBarriersBetweenWorkGroupBarriersVectoriseRegionByRegion) {
+  // Without collectives too: in a vector that is one sub-group, a
+  // sub-group barrier waits for nothing.
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel void k(__global float *out, __local float *tile) {
+  size_t l = get_local_id(0);
+  tile[l] = out[get_global_id(0)];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  float x = tile[l ^ 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile[l] = x * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_size(0) - 1 - l];
+}
+)",
+                                              /*wrap=*/true);
+  std::string result = runFileCheck(module, R"(
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region0_k.v8(
+CHECK-NOT: sub_group_barrier
+CHECK: ret i32 1
+CHECK-LABEL: define internal i32 @__polymux_sub_group_region2_k.v8(
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK: br i1 {{.*}}, label %sub.group.regions, label %sub.group.rounds
+CHECK: call i32 @__polymux_sub_group_region0_k.v8(
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
+TEST(Vectorizer, SubGroupRegionFormsNeedWholeSubGroupsAlongX) {
+  // A required work-group size of 4 along x never holds a sub-group of 8.
+  llvm::LLVMContext context;
+  std::string module = vectorizeWithSubGroups(context, R"(
+__kernel __attribute__((reqd_work_group_size(4, 2, 1)))
+void k(__global float *out, __local float *tile) {
+  size_t l = get_local_linear_id();
+  tile[l] = sub_group_reduce_add(out[get_global_id(0)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[7 - l];
+}
+)",
+                                              /*wrap=*/true);
+  std::string result = runFileCheck(module, R"(
+CHECK-NOT: sub_group_region
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK-NOT: sub.group.regions
+CHECK: round:
+)");
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 } // namespace
 } // namespace compiler::test

@@ -122,4 +122,28 @@ kernel void divergent(global const T *in, global T *out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[g] = joined[get_local_size(0) * get_local_size(1) * get_local_size(2) - 1 - l];
 }
+// Sub-group collectives in every region between work-group barriers, with
+// values that vary and values that are one per sub-group kept across the
+// barriers, and a loop around two of them (the host vectorises such a
+// kernel region by region where the sub-groups are whole).
+kernel void between_barriers(global const T *in, global T *out) {
+  local T tile[1024];
+  size_t g = get_global_linear_id();
+  size_t l = get_local_linear_id();
+  size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  T x = in[g];
+  T low = sub_group_reduce_min(x);
+  T before = sub_group_scan_exclusive_add(x);
+  tile[l] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  T y = tile[n - 1 - l];
+  for (int r = 0; r < 2; ++r) {
+    T top = sub_group_reduce_max(y + (T)r);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[l] = top - low + before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    y = tile[(l + 1) % n] + sub_group_broadcast(y, 0u) + (sub_group_any(y > (T)0) ? (T)1 : (T)0);
+  }
+  out[g] = y + sub_group_scan_inclusive_add(x);
+}
 #endif

@@ -28,10 +28,13 @@
 // move without passing one, i.e. when all have reached one (or finished).
 // A kernel with a vector form of one sub-group per vector
 // (VectorizeWorkItemsPass) runs it instead, without rounds, whenever the
-// work-group's size along x is a multiple of the sub-group size.
+// work-group's size along x is a multiple of the sub-group size; one with
+// work-group barriers too runs its regions' such forms
+// (sub_group_region_forms.h) in turn then, as the loops above do.
 #include "barrier_regions.h"
 #include "compiler/abi/cpu_kernel_abi.h"
 #include "compiler/passes.h"
+#include "sub_group_region_forms.h"
 #include "vectorize_work_item.h"
 #include "work_group_info_fields.h"
 
@@ -132,8 +135,9 @@ void emitRegionCall(llvm::IRBuilder<> &builder, llvm::Function &region, llvm::Ar
 
 /// Runs `region` for every work-item of the group, from the builder's
 /// position to `exit`; each work-item's result goes to `next`. With a
-/// vector form, full groups of its width along x run through it.
-void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, const VectorForm &vectorForm,
+/// vector form, full groups of its width along x run through it; without
+/// `region`, the size along x must be a multiple of that width.
+void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function *region, const VectorForm &vectorForm,
                      llvm::ArrayRef<llvm::Value *> arguments, llvm::Value *info,
                      const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase, uint64_t stateStride,
                      llvm::Value *next, llvm::BasicBlock *exit) {
@@ -150,9 +154,45 @@ void emitRegionLoops(llvm::IRBuilder<> &builder, llvm::Function &region, const V
     builder.CreateBr(lanes.latch);
     builder.SetInsertPoint(tail);
   }
+  if (!region) {
+    builder.CreateBr(y.latch);
+    return;
+  }
   Loop x = openLoop(builder, localSize[0], y.latch, "wi.x", tailStart);
-  emitRegionCall(builder, region, arguments, info, localSize, x.index, y.index, z.index, stateBase, stateStride, next);
+  emitRegionCall(builder, *region, arguments, info, localSize, x.index, y.index, z.index, stateBase, stateStride, next);
   builder.CreateBr(x.latch);
+}
+
+/// Runs region 0 for every work-item of the group, then each region the
+/// work-items stopped before (the same for all), until they finish; from
+/// the builder's position to `exit`. Region r runs through `scalarRegions[r]`
+/// (none: only the vector forms) and `vectorForms[r]` (none: only the
+/// scalar regions).
+void emitRegionsInTurn(llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Function *> scalarRegions,
+                       llvm::ArrayRef<VectorForm> vectorForms, llvm::ArrayRef<llvm::Value *> arguments,
+                       llvm::Value *info, const std::array<llvm::Value *, 3> &localSize, llvm::Value *stateBase,
+                       uint64_t stateStride, llvm::BasicBlock *exit) {
+  llvm::Function *entry = builder.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = entry->getContext();
+  const size_t count = scalarRegions.empty() ? vectorForms.size() : scalarRegions.size();
+  llvm::Value *next = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "next.region.addr");
+  builder.CreateStore(builder.getInt32(0), next);
+  // After each region: the barrier the work-items stopped at, or 0.
+  auto *advance = llvm::BasicBlock::Create(context, "next.region", entry, exit);
+  llvm::IRBuilder<> advanceBuilder(advance);
+  llvm::SwitchInst *dispatch = advanceBuilder.CreateSwitch(
+      advanceBuilder.CreateLoad(advanceBuilder.getInt32Ty(), next, "next"), exit, count - 1);
+  for (size_t index = 0; index < count; ++index) {
+    auto *block = llvm::BasicBlock::Create(context, "region." + llvm::Twine(index), entry, advance);
+    if (index == 0)
+      builder.CreateBr(block);
+    else
+      dispatch->addCase(builder.getInt32(index), block);
+    builder.SetInsertPoint(block);
+    emitRegionLoops(builder, scalarRegions.empty() ? nullptr : scalarRegions[index],
+                    vectorForms.empty() ? VectorForm{} : vectorForms[index], arguments, info, localSize, stateBase,
+                    stateStride, next, advance);
+  }
 }
 
 /// What a work-item of a kernel with sub-group barriers keeps as its resume
@@ -452,31 +492,32 @@ void emitEntry(llvm::Function &workItem, const BarrierRegions &regions, llvm::Ar
     // Each work-item's resume point follows its state.
     uint64_t resumeOffset = llvm::alignTo(regions.stateStride, 4);
     uint64_t stride = llvm::alignTo(resumeOffset + 4, regions.stateAlignment);
-    entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(stride));
     llvm::Value *stateBase =
         loadInfoField(builder, info, pointer, info_field::WorkItemState, std::nullopt, "wi.state.base");
+    if (std::optional<SubGroupRegionForms> forms = findSubGroupRegionForms(workItem)) {
+      // Work-group barriers and sub-group collectives: with every sub-group
+      // full and within one row, the regions' vector forms, one sub-group
+      // per vector, in turn as for any kernel with barriers.
+      auto *vectors = llvm::BasicBlock::Create(context, "sub.group.regions", entry, exit);
+      auto *rounds = llvm::BasicBlock::Create(context, "sub.group.rounds", entry, exit);
+      llvm::Value *partial = builder.CreateURem(localSize[0], builder.getInt64(forms->width));
+      builder.CreateCondBr(builder.CreateICmpEQ(partial, builder.getInt64(0)), vectors, rounds);
+      builder.SetInsertPoint(vectors);
+      llvm::SmallVector<VectorForm, 4> regionForms;
+      for (llvm::Function *region : forms->regions)
+        regionForms.push_back(VectorForm{region, forms->width});
+      emitRegionsInTurn(builder, {}, regionForms, arguments, info, localSize, stateBase, forms->stateStride, exit);
+      builder.SetInsertPoint(rounds);
+      stride = std::max(stride, forms->stateStride);
+    }
+    entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(stride));
     emitPerWorkItemRegions(builder, regions, arguments, info, localSize, stateBase, stride, resumeOffset, exit);
   } else {
     entry->addFnAttr(kWorkItemStateSizeAttribute, std::to_string(regions.stateStride));
     llvm::Value *stateBase =
         loadInfoField(builder, info, pointer, info_field::WorkItemState, std::nullopt, "wi.state.base");
-    llvm::Value *next = builder.CreateAlloca(builder.getInt32Ty(), nullptr, "next.region.addr");
-    builder.CreateStore(builder.getInt32(0), next);
-    // After each region: the barrier the work-items stopped at, or 0.
-    auto *advance = llvm::BasicBlock::Create(context, "next.region", entry, exit);
-    llvm::IRBuilder<> advanceBuilder(advance);
-    llvm::SwitchInst *dispatch = advanceBuilder.CreateSwitch(
-        advanceBuilder.CreateLoad(advanceBuilder.getInt32Ty(), next, "next"), exit, regions.functions.size() - 1);
-    for (auto [index, region] : llvm::enumerate(regions.functions)) {
-      auto *block = llvm::BasicBlock::Create(context, "region." + llvm::Twine(index), entry, advance);
-      if (index == 0)
-        builder.CreateBr(block);
-      else
-        dispatch->addCase(builder.getInt32(index), block);
-      builder.SetInsertPoint(block);
-      emitRegionLoops(builder, *region, vectorForms.empty() ? VectorForm{} : vectorForms[index], arguments, info,
-                      localSize, stateBase, regions.stateStride, next, advance);
-    }
+    emitRegionsInTurn(builder, regions.functions, vectorForms, arguments, info, localSize, stateBase,
+                      regions.stateStride, exit);
   }
   builder.SetInsertPoint(exit);
   builder.CreateRetVoid();

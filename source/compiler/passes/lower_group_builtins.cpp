@@ -17,7 +17,11 @@
 // That is O(n) per group. A work-item only ever stores to its own slot before
 // the first barrier and only the groups' first work-items write between the
 // barriers, each inside its own group's slots, so a following collective may
-// reuse the scratch without a third barrier.
+// reuse the scratch without a third barrier. The result slots start after
+// the work-items' slots of the scratch's widest type, also for a narrower
+// collective (an `any` beside a long reduction): a sub-group that has gone
+// on to the next collective may already be storing to those slots while
+// another still reads its result.
 // A sub-group collective's barriers are sub-group barriers, which the CPU
 // entry point runs per sub-group (KernelWrapperPass): the sub-groups of one
 // work-group may call different collectives, or none.
@@ -46,6 +50,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
+#include <string>
 
 namespace compiler {
 namespace {
@@ -64,6 +69,10 @@ Query classifyQuery(llvm::StringRef name) {
       .Case("_Z22get_sub_group_local_idv", Query::LocalId)
       .Default(Query::None);
 }
+
+/// The bytes of each slot of a function's scratch, on the function: the
+/// markers' later lowering needs them.
+constexpr const char *kScratchSlotBytesAttribute = "polymux-group-scratch-slot-bytes";
 
 /// Bytes of one scratch slot for `call`.
 unsigned slotBytes(const CollectiveCall &call) {
@@ -87,6 +96,8 @@ public:
 
   /// Creates the function's scratch variable with slots of `bytes` bytes.
   void createScratch(unsigned bytes) {
+    slotBytes_ = bytes;
+    function_.addFnAttr(kScratchSlotBytesAttribute, std::to_string(bytes));
     llvm::Type *slot = llvm::Type::getIntNTy(context_, bytes * 8);
     auto *type = llvm::ArrayType::get(slot, slots_);
     auto *scratch = new llvm::GlobalVariable(
@@ -153,6 +164,7 @@ public:
   void lowerMarker(llvm::CallInst &call, const CollectiveCall &collective) {
     SubGroupCollectiveOperands operands = subGroupCollectiveOperands(call);
     scratch_ = operands.scratch;
+    slotBytes_ = integerAttribute(function_, kScratchSlotBytesAttribute);
     builder_.SetInsertPoint(&call);
     lowerCollective(call, collective, operands.localLinearId, operands.workGroupSize);
   }
@@ -168,8 +180,12 @@ private:
     }
     Group group = collective.subGroup ? subGroupOf(lid, workGroupSize)
                                       : Group{builder_.getInt64(0), workGroupSize, builder_.getInt64(0)};
+    // Result slots follow the work-items' slots of the widest type the
+    // scratch holds: a collective of a narrower type indexes them in its
+    // own units, past where a wider one's work-items may be storing.
+    const uint64_t firstResult = maxWorkGroupSize_ * slotBytes_ / module_.getDataLayout().getTypeAllocSize(type);
     llvm::Value *resultIndex =
-        resultSlotAfterItems_ ? builder_.CreateAdd(builder_.getInt64(maxWorkGroupSize_), group.index) : group.first;
+        resultSlotAfterItems_ ? builder_.CreateAdd(builder_.getInt64(firstResult), group.index) : group.first;
     builder_.CreateAlignedStore(value, slot(type, lid), alignOf(type));
     barrier(collective.subGroup);
 
@@ -325,6 +341,8 @@ private:
   llvm::IRBuilder<> builder_;
   /// The function's scratch (a __local variable, or its address once placed).
   llvm::Value *scratch_ = nullptr;
+  /// Bytes of each of its slots: the widest type its collectives use.
+  uint64_t slotBytes_ = 0;
   uint64_t slots_;
   uint64_t maxWorkGroupSize_;
   uint64_t subGroupSize_;

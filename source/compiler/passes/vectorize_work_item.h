@@ -35,7 +35,10 @@ unsigned maxLanesAlongX(const llvm::Function &workItem);
 
 /// Vector forms of all the barrier regions of one kernel (barrier_regions.h)
 /// at one width, a float register's lanes (at most `maxWidth`), or none (when one cannot be
-/// widened or they would not pay together). A vector form's state argument
+/// widened or they would not pay together). With `subGroupWidth`, the
+/// regions call sub-group collectives and get exactly that width, each
+/// vector one sub-group, whatever the cost (the scalar regions would run
+/// in rounds, each collective between sub-group barriers). A vector form's state argument
 /// (with `keepsState`) points at the block of its `width` work-items'
 /// states, which it keeps field by field: the field at byte offset o of a
 /// work-item's state at o * width, each lane's copy after the previous
@@ -44,6 +47,6 @@ unsigned maxLanesAlongX(const llvm::Function &workItem);
 /// region through the vector forms.
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
                                                   unsigned vectorBits, unsigned maxWidth,
-                                                  llvm::FunctionAnalysisManager &analyses);
+                                                  llvm::FunctionAnalysisManager &analyses, unsigned subGroupWidth = 0);
 
 } // namespace compiler

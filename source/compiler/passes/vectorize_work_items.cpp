@@ -11,6 +11,7 @@
 #include "compiler/passes.h"
 #include "linearize_divergence.h"
 #include "promote_pointer_fields.h"
+#include "sub_group_region_forms.h"
 #include "widen_work_item.h"
 #include "work_item_uniformity.h"
 
@@ -379,6 +380,10 @@ bool vectorize(llvm::Function &workItem, unsigned vectorBits, unsigned subGroupS
                llvm::FunctionAnalysisManager &analyses) {
   if (keepsScalarForm(workItem))
     return false;
+  // Work-group barriers and sub-group collectives: vector forms region by
+  // region (the whole function has none).
+  if (addSubGroupRegionForms(workItem, vectorBits, subGroupSize, analyses))
+    return true;
   VectorForm form = vectorizeWorkItem(workItem, workItem.arg_size() - 3, vectorBits, subGroupSize, analyses);
   if (!form.function)
     return false;
@@ -476,8 +481,8 @@ llvm::SmallVector<bool, 4> repeatingRegions(llvm::ArrayRef<llvm::Function *> reg
 
 llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function *> regions, bool keepsState,
                                                   unsigned vectorBits, unsigned maxWidth,
-                                                  llvm::FunctionAnalysisManager &analyses) {
-  const unsigned width = std::min(vectorBits / 32, maxWidth);
+                                                  llvm::FunctionAnalysisManager &analyses, unsigned subGroupWidth) {
+  const unsigned width = subGroupWidth ? subGroupWidth : std::min(vectorBits / 32, maxWidth);
   if (width < 2)
     return {};
   // Which fields hold different values in different lanes: none at first,
@@ -521,7 +526,7 @@ llvm::SmallVector<VectorForm, 4> vectorizeRegions(llvm::ArrayRef<llvm::Function 
     total.scalarCost += forms.back().scalarCost * weight;
   }
   bool complete = llvm::all_of(forms, [](const VectorForm &form) { return form.function != nullptr; });
-  if (complete && total.pays())
+  if (complete && (subGroupWidth || total.pays()))
     return forms;
   for (VectorForm &form : forms)
     if (form.function)

@@ -40,26 +40,32 @@ static inline bool __pmx_logf_special(float x, __private float *r) {
   return true;
 }
 
+// exp(r) for |r| <= 0.347: the Taylor series to r^7/7! (truncation below
+// 2^-27 relative) in Horner form, in mad (an fma where the device has one;
+// the bound holds with two roundings per step as well), whose last steps
+// carry the rounding: below 1.5 ulp.
+static inline float __pmx_expf_taylor(float r) {
+  float p = 1.0f / 5040.0f;
+  p = mad(p, r, 1.0f / 720.0f);
+  p = mad(p, r, 1.0f / 120.0f);
+  p = mad(p, r, 1.0f / 24.0f);
+  p = mad(p, r, 1.0f / 6.0f);
+  p = mad(p, r, 0.5f);
+  p = mad(p, r, 1.0f);
+  return mad(p, r, 1.0f);
+}
+
 // exp(x) for -104 <= x <= 89 in float arithmetic, unlike the other
 // functions here: a GPU runs double at a fraction of its float speed (an
 // H100 at half, most at 1/32 or less). x = k ln2 + r, k = rint(x log2(e)),
 // ln2 in two parts, the first of 15 bits so that k ln2_hi (|k| <= 150) and
-// x - k ln2_hi are exact; exp(r), |r| <= 0.347, is the Taylor series to
-// r^7/7! (truncation below 2^-27 relative) in Horner form, whose last
-// steps carry the rounding: below 1.5 ulp. 2^k is applied in two factors,
-// so that neither overflows and a denormal result is rounded once more, by
-// the last product.
+// x - k ln2_hi are exact; exp(r), |r| <= 0.347, as above. 2^k is applied
+// in two factors, so that neither overflows and a denormal result is
+// rounded once more, by the last product.
 static inline float __pmx_expf_float(float x) {
   float k = __builtin_rintf(x * 0x1.715476p+0f);
-  float r = (x - k * PMX_LN2F_HI) - k * PMX_LN2F_LO;
-  float p = 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
+  float r = mad(-k, PMX_LN2F_LO, mad(-k, PMX_LN2F_HI, x));
+  float p = __pmx_expf_taylor(r);
   int ki = (int)k, k1 = ki >> 1, k2 = ki - k1;
   return (p * as_float((k1 + 127) << 23)) * as_float((k2 + 127) << 23);
 }
@@ -226,32 +232,43 @@ PMX_OVERLOAD float cosh(float x) {
 
 // tanh in float arithmetic, as exp, for the same reason, and because
 // CPUs run twice the lanes of float: on [0, 0.55) the odd Taylor series
-// x + x^3 P(x^2) to x^17 (truncation 0.55^18 * 0.00024 = 2^-27.6
-// relative), on [0.55, 10] 1 - 2 / (exp(2|x|) + 1). There q = 2 / (e + 1)
+// a + a^3 P(a^2) to a^17 (truncation 0.55^18 * 0.00024 = 2^-27.6
+// relative), on [0.55, 10] 1 - 2 / (exp(2a) + 1). There q = 2 / (e + 1)
 // <= 0.4995 carries the errors of exp (1.5 ulp), the sum and the quotient
 // (0.5 each) relative to q, at most 2.5 ulp of q, which is 1.25 ulp of the
 // result (>= 0.5005) before the last subtraction rounds: below 2 ulp
-// against the 5 allowed. Beyond 10, 1 - tanh|x| < 2^-27 rounds to 1.
+// against the 5 allowed. Beyond 10, 1 - tanh|x| < 2^-27 rounds to 1, so
+// |x| is clamped to 10 there.
+//
+// Written for the vectoriser, which runs every path a vector's lanes take:
+// one branch (the sign and NaN are applied after it, zero takes the series
+// path), polynomials in mad (an fma where the device has one; the bounds
+// hold with two roundings per step as well), and exp(2a) = 2^k exp(r) with
+// k <= 29 applied in one exact product.
 PMX_OVERLOAD float tanh(float x) {
-  float a = __builtin_fabsf(x);
-  if (x != x || x == 0.0f)
-    return x; // NaN and signed zeros
-  if (a > 10.0f)
-    return __builtin_copysignf(1.0f, x);
+  float a = __builtin_fabsf(x), y;
   if (a < 0.55f) {
-    float z = x * x;
+    float z = a * a;
     float p = 6404582.0f / 10854718875.0f;
-    p = p * z - 929569.0f / 638512875.0f;
-    p = p * z + 21844.0f / 6081075.0f;
-    p = p * z - 1382.0f / 155925.0f;
-    p = p * z + 62.0f / 2835.0f;
-    p = p * z - 17.0f / 315.0f;
-    p = p * z + 2.0f / 15.0f;
-    p = p * z - 1.0f / 3.0f;
-    return x * z * p + x;
+    p = mad(p, z, -929569.0f / 638512875.0f);
+    p = mad(p, z, 21844.0f / 6081075.0f);
+    p = mad(p, z, -1382.0f / 155925.0f);
+    p = mad(p, z, 62.0f / 2835.0f);
+    p = mad(p, z, -17.0f / 315.0f);
+    p = mad(p, z, 2.0f / 15.0f);
+    p = mad(p, z, -1.0f / 3.0f);
+    y = mad(a * z, p, a); // +0 for a zero: the sign comes last
+  } else {
+    // fmin also turns a NaN into 10; its result is replaced below.
+    float t = 2.0f * __builtin_fminf(a, 10.0f);
+    float k = __builtin_rintf(t * 0x1.715476p+0f); // 2 <= k <= 29
+    // k * PMX_LN2F_HI is exact, and so is t minus it.
+    float r = mad(-k, PMX_LN2F_LO, mad(-k, PMX_LN2F_HI, t));
+    float p = __pmx_expf_taylor(r);
+    float e = p * as_float(((int)k + 127) << 23);
+    y = 1.0f - 2.0f / (e + 1.0f);
   }
-  float q = 2.0f / (__pmx_expf_float(2.0f * a) + 1.0f);
-  return __builtin_copysignf(1.0f - q, x);
+  return x != x ? x : __builtin_copysignf(y, x);
 }
 
 PMX_LANEWISE_1(float, exp, float)

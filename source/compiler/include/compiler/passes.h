@@ -280,7 +280,10 @@ struct KernelWrapperPass : llvm::PassInfoMixin<KernelWrapperPass> {
   /// barriers are vectorised across work-items too (vectorizeRegions in
   /// passes/vectorize_work_item.h: one width for all regions, the barrier
   /// state of a block of lanes kept field by field), and each region runs
-  /// its vector forms for the full blocks of lanes along x.
+  /// its vector forms for the full blocks of lanes along x. Kernels with
+  /// sub-group barriers run in rounds, or, where every sub-group is whole
+  /// and within one row, through the vector forms VectorizeWorkItemsPass
+  /// made of the kernel or of its regions (passes/sub_group_region_forms.h).
   explicit KernelWrapperPass(unsigned vectorBits = 0) : vectorBits(vectorBits) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
   unsigned vectorBits;
@@ -312,6 +315,8 @@ struct VectorizeWorkItemsPass : llvm::PassInfoMixin<VectorizeWorkItemsPass> {
   /// vector operations and the barriers nothing. KernelWrapperPass runs
   /// such a vector form only for work-groups whose size along x is a
   /// multiple of its width (all sub-groups full, none across two rows).
+  /// A kernel that also waits at work-group barriers gets such vector forms
+  /// of its barrier regions instead (passes/sub_group_region_forms.h).
   explicit VectorizeWorkItemsPass(unsigned vectorBits, unsigned subGroupSize = 0)
       : vectorBits(vectorBits), subGroupSize(subGroupSize) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
