@@ -340,6 +340,9 @@ TEST_P(CommandBufferExecution, SubstituteQueueOfTheSameDevice) {
   Queue profiling = makeQueue(CL_QUEUE_PROFILING_ENABLE);
   ASSERT_TRUE(profiling);
   queues[0] = profiling.get();
+  EXPECT_CL_ERR(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
+  // Neither can something that is not a queue.
+  queues[0] = reinterpret_cast<cl_command_queue>(input_.get());
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
 }
 
