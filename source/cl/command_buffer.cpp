@@ -269,7 +269,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl
   if (queues) {
     // Another queue may stand in for the creation queue: the recorded mux
     // command buffer belongs to the device, so it must be the same device,
-    // and the queue must have the same properties.
+    // and the queue must have the same properties. A valid queue that is
+    // neither is not compatible with the creation queue.
     queue = CommandQueue::fromHandle(queues[0]);
     if (!queue)
       return CL_INVALID_COMMAND_QUEUE;
@@ -277,7 +278,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl
       return CL_INVALID_CONTEXT;
     if (&queue->device() != &commandBuffer->queue().device() ||
         queue->properties() != commandBuffer->queue().properties())
-      return CL_INVALID_COMMAND_QUEUE;
+      return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
   }
   return commandBuffer->enqueue(*queue, num_events_in_wait_list, event_wait_list, event);
 } catch (const std::bad_alloc &) {

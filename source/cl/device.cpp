@@ -6,6 +6,8 @@
 #include "info.h"
 #include "platform.h"
 
+#include "CL/cl_khr_command_buffer_next.h"
+
 #include "compiler/target.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -495,6 +497,12 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     if (!device.hasExtension("cl_khr_command_buffer"))
       return CL_INVALID_VALUE;
     return scalar(cl_command_queue_properties(0));
+  case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+    if (!device.hasExtension("cl_khr_command_buffer"))
+      return CL_INVALID_VALUE;
+    // A command buffer runs on any queue of its device: in-order, out-of-order
+    // (its commands run in recording order either way) and profiling.
+    return scalar(hostQueueProperties);
   case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer_mutable_dispatch"))
       return CL_INVALID_VALUE;

@@ -1,5 +1,6 @@
 // cl_khr_command_buffer: record once, enqueue many times, on every device.
 // Results are checked against references computed on the host.
+#include "CL/cl_khr_command_buffer_next.h"
 #include "command_buffer_api.h"
 #include "stdout_capture.h"
 #include "test_kernels.h"
@@ -92,6 +93,11 @@ TEST_P(CommandBufferTest, DeviceQueries) {
             capabilities);
   EXPECT_EQ(0u,
             deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR));
+  // Every queue property the device offers may be on the enqueueing queue.
+  EXPECT_EQ(deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_QUEUE_PROPERTIES),
+            deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR));
+  EXPECT_EQ(cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE),
+            deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR));
   // No images: the image commands exist and fail as clEnqueueCopyImage.
   EXPECT_FALSE(deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT));
   auto copyImage = extensionFunction<clCommandCopyImageKHR_fn>("clCommandCopyImageKHR");
@@ -340,6 +346,9 @@ TEST_P(CommandBufferExecution, SubstituteQueueOfTheSameDevice) {
   Queue profiling = makeQueue(CL_QUEUE_PROFILING_ENABLE);
   ASSERT_TRUE(profiling);
   queues[0] = profiling.get();
+  EXPECT_CL_ERR(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
+  // Neither can something that is not a queue.
+  queues[0] = reinterpret_cast<cl_command_queue>(input_.get());
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
 }
 
