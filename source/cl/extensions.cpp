@@ -1,5 +1,6 @@
 // clGetExtensionFunctionAddress[ForPlatform]: the extension entry points an
 // application can look up by name.
+#include "command_buffer_entry_points.h"
 #include "platform.h"
 
 #include "CL/cl_ext_polymux.h"
@@ -38,18 +39,18 @@ const ExtensionFunction extensionFunctions[] = {
     {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},
     {"clReleaseCommandBufferKHR", reinterpret_cast<void *>(&clReleaseCommandBufferKHR)},
     {"clEnqueueCommandBufferKHR", reinterpret_cast<void *>(&clEnqueueCommandBufferKHR)},
-    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&clCommandBarrierWithWaitListKHR)},
-    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&clCommandCopyBufferKHR)},
-    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&clCommandCopyBufferRectKHR)},
-    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&clCommandFillBufferKHR)},
-    {"clCommandCopyBufferToImageKHR", reinterpret_cast<void *>(&clCommandCopyBufferToImageKHR)},
-    {"clCommandCopyImageKHR", reinterpret_cast<void *>(&clCommandCopyImageKHR)},
-    {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&clCommandCopyImageToBufferKHR)},
-    {"clCommandFillImageKHR", reinterpret_cast<void *>(&clCommandFillImageKHR)},
-    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&clCommandNDRangeKernelKHR)},
+    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&polymux::cl::commandBarrierWithWaitListKHR)},
+    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferKHR)},
+    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferRectKHR)},
+    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandFillBufferKHR)},
+    {"clCommandCopyBufferToImageKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferToImageKHR)},
+    {"clCommandCopyImageKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyImageKHR)},
+    {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyImageToBufferKHR)},
+    {"clCommandFillImageKHR", reinterpret_cast<void *>(&polymux::cl::commandFillImageKHR)},
+    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&polymux::cl::commandNDRangeKernelKHR)},
     {"clGetCommandBufferInfoKHR", reinterpret_cast<void *>(&clGetCommandBufferInfoKHR)},
     // cl_khr_command_buffer_mutable_dispatch
-    {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&clUpdateMutableCommandsKHR)},
+    {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&polymux::cl::updateMutableCommandsKHR)},
     {"clGetMutableCommandInfoKHR", reinterpret_cast<void *>(&clGetMutableCommandInfoKHR)},
 };
 

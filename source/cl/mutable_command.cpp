@@ -9,6 +9,7 @@
 #include "mutable_command.h"
 
 #include "command_buffer.h"
+#include "command_buffer_entry_points.h"
 #include "info.h"
 #include "kernel.h"
 #include "queue.h"
@@ -32,8 +33,6 @@ struct StagedLaunch {
 /// command builds on the earlier one.
 cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispatch_config_khr &config,
                      std::span<const StagedLaunch> earlier, StagedLaunch &staged) {
-  if (config.type != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR || config.next)
-    return CL_INVALID_VALUE;
   MutableCommand *command = MutableCommand::fromHandle(config.command);
   if (!command || &command->owner() != &commandBuffer)
     return CL_INVALID_MUTABLE_COMMAND_KHR;
@@ -89,7 +88,7 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
     next.localGiven = true;
 
   staged.update.command = command;
-  return buildKernelLaunch(
+  cl_int code = buildKernelLaunch(
       commandBuffer.queue().handle(), next.kernel->handle(), next.workDim, next.globalOffset.data(),
       next.globalSize.data(), next.localGiven ? next.localSize.data() : nullptr, CL_COMMAND_NDRANGE_KERNEL,
       [&](CommandQueue &, Command &&built) {
@@ -97,27 +96,35 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
         return CL_SUCCESS;
       },
       &staged.update.launch);
+  // A launch whose arguments an update may set can wait for further updates
+  // (CL_COMMAND_BUFFER_STATE_FINALIZED_KHR until then).
+  if (code == CL_INVALID_KERNEL_ARGS && (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR)) {
+    staged.update.deferred = true;
+    return CL_SUCCESS;
+  }
+  return code;
 }
 
-cl_int updateMutableCommands(cl_command_buffer_khr handle, const cl_mutable_base_config_khr *config) {
+cl_int updateMutableCommands(cl_command_buffer_khr handle, cl_uint numConfigs,
+                             const cl_command_buffer_update_type_khr *configTypes, const void **configs) {
   CommandBufferObject *commandBuffer = CommandBufferObject::fromHandle(handle);
   if (!commandBuffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
   std::lock_guard lock(commandBuffer->mutex());
   if (!commandBuffer->finalized() || !commandBuffer->mutableDispatch())
     return CL_INVALID_OPERATION;
-  // No simultaneous use: the recorded commands change only while idle.
-  if (commandBuffer->pending())
-    return CL_INVALID_OPERATION;
-  if (!config || config->type != CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR || config->next)
+  if (numConfigs == 0 || !configTypes || !configs)
     return CL_INVALID_VALUE;
-  if ((config->num_mutable_dispatch > 0) != (config->mutable_dispatch_list != nullptr))
-    return CL_INVALID_VALUE;
+  // Enqueues in flight keep the commands they were enqueued with
+  // (CommandBufferObject::updateLaunches), so updating needs no wait.
 
-  std::vector<StagedLaunch> staged(config->num_mutable_dispatch);
-  for (cl_uint i = 0; i < config->num_mutable_dispatch; ++i) {
-    if (cl_int code = stageDispatch(*commandBuffer, config->mutable_dispatch_list[i],
-                                    std::span<const StagedLaunch>(staged.data(), i), staged[i]))
+  std::vector<StagedLaunch> staged(numConfigs);
+  for (cl_uint i = 0; i < numConfigs; ++i) {
+    // Kernel launches are the only commands this revision can update.
+    if (configTypes[i] != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR || !configs[i])
+      return CL_INVALID_VALUE;
+    const auto &config = *static_cast<const cl_mutable_dispatch_config_khr *>(configs[i]);
+    if (cl_int code = stageDispatch(*commandBuffer, config, std::span<const StagedLaunch>(staged.data(), i), staged[i]))
       return code;
   }
   std::vector<CommandBufferObject::LaunchUpdate> updates;
@@ -149,9 +156,9 @@ cl_int mutableCommandInfo(cl_mutable_command_khr handle, cl_mutable_command_info
     return writeInfo(size, value, sizeRet, static_cast<cl_command_buffer_khr>(owner.handle()));
   case CL_MUTABLE_COMMAND_COMMAND_TYPE_KHR:
     return writeInfo(size, value, sizeRet, cl_command_type(CL_COMMAND_NDRANGE_KERNEL));
-  case CL_MUTABLE_DISPATCH_PROPERTIES_ARRAY_KHR:
+  case CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR:
     return writeInfoBytes(size, value, sizeRet, launch.properties.data(),
-                          launch.properties.size() * sizeof(cl_ndrange_kernel_command_properties_khr));
+                          launch.properties.size() * sizeof(cl_command_properties_khr));
   case CL_MUTABLE_DISPATCH_KERNEL_KHR:
     return writeInfo(size, value, sizeRet, static_cast<cl_kernel>(launch.original->handle()));
   case CL_MUTABLE_DISPATCH_DIMENSIONS_KHR:
@@ -168,16 +175,18 @@ cl_int mutableCommandInfo(cl_mutable_command_khr handle, cl_mutable_command_info
 }
 
 } // namespace
-} // namespace polymux::cl
 
-extern "C" {
-
-CL_API_ENTRY cl_int CL_API_CALL clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
-                                                           const cl_mutable_base_config_khr *mutable_config) try {
-  return polymux::cl::updateMutableCommands(command_buffer, mutable_config);
+cl_int CL_API_CALL updateMutableCommandsKHR(cl_command_buffer_khr command_buffer, cl_uint num_configs,
+                                            const cl_command_buffer_update_type_khr *config_types,
+                                            const void **configs) try {
+  return updateMutableCommands(command_buffer, num_configs, config_types, configs);
 } catch (const std::bad_alloc &) {
   return CL_OUT_OF_HOST_MEMORY;
 }
+
+} // namespace polymux::cl
+
+extern "C" {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
                                                            cl_mutable_command_info_khr param_name,

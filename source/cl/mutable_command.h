@@ -6,6 +6,8 @@
 #include "command_builders.h"
 #include "object.h"
 
+#include "CL/cl_khr_command_buffer_next.h"
+
 #include <array>
 #include <vector>
 
@@ -39,7 +41,7 @@ public:
     std::array<size_t, 3> localSize{0, 0, 0};
     bool localGiven = false; ///< the application passed a local size
     cl_mutable_dispatch_fields_khr updatable = 0;
-    std::vector<cl_ndrange_kernel_command_properties_khr> properties;
+    std::vector<cl_command_properties_khr> properties;
   };
   Launch &launch() { return launch_; }
 
