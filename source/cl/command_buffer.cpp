@@ -349,16 +349,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl
   CommandQueue *queue = &commandBuffer->queue();
   if (queues) {
     // Another queue may stand in for the creation queue: the recorded mux
-    // command buffer belongs to the device, so it must be the same device,
-    // and the queue must have the same properties. A valid queue that is
-    // neither is not compatible with the creation queue.
+    // command buffer belongs to the device, so it must be the same device.
+    // Its properties may differ (revision 0.9.8): every queue property of
+    // the device is supported, none required, and the commands run in
+    // recording order on in-order and out-of-order queues alike.
     queue = CommandQueue::fromHandle(queues[0]);
     if (!queue)
       return CL_INVALID_COMMAND_QUEUE;
     if (&queue->context() != &commandBuffer->queue().context())
       return CL_INVALID_CONTEXT;
-    if (&queue->device() != &commandBuffer->queue().device() ||
-        queue->properties() != commandBuffer->queue().properties())
+    if (&queue->device() != &commandBuffer->queue().device())
       return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
   }
   return commandBuffer->enqueue(*queue, num_events_in_wait_list, event_wait_list, event);

@@ -375,11 +375,29 @@ TEST_P(CommandBufferExecution, SubstituteQueueOfTheSameDevice) {
   ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
   ASSERT_CL(clFinish(other));
   EXPECT_EQ(scaleAdd(values, 7, 0), read<cl_int>(output_, kCount));
-  // A queue with other properties cannot stand in.
-  Queue profiling = makeQueue(CL_QUEUE_PROFILING_ENABLE);
-  ASSERT_TRUE(profiling);
-  queues[0] = profiling.get();
-  EXPECT_CL_ERR(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
+  // Since revision 0.9.8 a queue with other (supported) properties can
+  // stand in too: profiling, and out-of-order where the device has it.
+  std::vector<cl_command_queue_properties> others = {CL_QUEUE_PROFILING_ENABLE};
+  if (deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) &
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    others.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  for (cl_command_queue_properties properties : others) {
+    Queue substitute = makeQueue(properties);
+    ASSERT_TRUE(substitute);
+    values = sequence(kCount, static_cast<cl_int>(properties));
+    write(input_, values);
+    queues[0] = substitute.get();
+    Event ran;
+    ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, ran.out()));
+    ASSERT_CL(clWaitForEvents(1, ran.ptr()));
+    EXPECT_EQ(scaleAdd(values, 7, 0), read<cl_int>(output_, kCount)) << "queue properties " << properties;
+    if (properties == CL_QUEUE_PROFILING_ENABLE) {
+      cl_ulong start = 0, end = 0;
+      ASSERT_CL(clGetEventProfilingInfo(ran, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr));
+      ASSERT_CL(clGetEventProfilingInfo(ran, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
+      EXPECT_LE(start, end);
+    }
+  }
   // Neither can something that is not a queue.
   queues[0] = reinterpret_cast<cl_command_queue>(input_.get());
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
