@@ -26,7 +26,7 @@ CommandBufferObject::CommandBufferObject(CommandQueue &queue, std::unique_ptr<mu
 CommandBufferObject::~CommandBufferObject() = default;
 
 bool CommandBufferObject::hasDeferred() const {
-  return std::any_of(recorded_.begin(), recorded_.end(), [](const Recorded &recorded) { return !recorded.record; });
+  return std::any_of(recorded_.begin(), recorded_.end(), [](const Recorded &recorded) { return recorded.deferred; });
 }
 
 cl_command_buffer_state_khr CommandBufferObject::state() const {
@@ -48,8 +48,9 @@ cl_int CommandBufferObject::checkSyncPoints(cl_uint count, const cl_sync_point_k
 
 llvm::Error CommandBufferObject::recordOne(Instance &instance, size_t index) {
   const Recorded &command = recorded_[index];
-  if (!command.record)
-    return llvm::Error::success(); // deferred: the command buffer cannot run yet
+  // A deferred launch cannot run yet (nor can the command buffer).
+  if (command.deferred || !command.record)
+    return llvm::Error::success();
   if (auto error = command.record(*instance.commands))
     return error;
   if (command.type != CL_COMMAND_NDRANGE_KERNEL)
@@ -104,6 +105,7 @@ cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoi
 cl_int CommandBufferObject::recordDeferred(cl_sync_point_khr *syncPoint, MutableCommand **handle) {
   Recorded recorded;
   recorded.type = CL_COMMAND_NDRANGE_KERNEL;
+  recorded.deferred = true;
   return append(std::move(recorded), syncPoint, handle);
 }
 
@@ -135,11 +137,19 @@ cl_int CommandBufferObject::rerecord(Instance &instance) {
 }
 
 cl_int CommandBufferObject::claimInstance(std::shared_ptr<Instance> &claimed) {
-  // Called with mutex_ held. Only the end of an enqueue marks one idle.
+  // Called with mutex_ held, so an idle instance stays idle until claimed
+  // here; only the end of an enqueue marks one idle.
   for (const std::shared_ptr<Instance> &instance : instances_) {
     bool idle = false;
     if (instance->busy.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
       claimed = instance;
+      // A burst of overlapping enqueues left more instances than a steady
+      // pipeline needs: a few idle ones are kept, the others freed.
+      constexpr size_t kSpareInstances = 2;
+      size_t spare = 0;
+      std::erase_if(instances_, [&](const std::shared_ptr<Instance> &other) {
+        return !other->busy.load(std::memory_order_acquire) && ++spare > kSpareInstances;
+      });
       return CL_SUCCESS;
     }
   }
@@ -195,6 +205,7 @@ cl_int CommandBufferObject::updateLaunches(std::vector<LaunchUpdate> &updates) {
     if (update.deferred) {
       Recorded deferred;
       deferred.type = CL_COMMAND_NDRANGE_KERNEL;
+      deferred.deferred = true;
       recorded_[update.command->index()] = std::move(deferred);
       continue;
     }

@@ -109,9 +109,9 @@ private:
 
   /// One recorded command: how to record it, and what every enqueue of the
   /// command buffer must keep alive and track for it (Command's fields).
-  /// `record` is empty for a deferred launch.
   struct Recorded {
     cl_command_type type = 0;
+    bool deferred = false; ///< a launch waiting for its kernel arguments
     std::function<llvm::Error(mux::CommandBuffer &)> record;
     std::vector<Ref<ObjectBase>> keepAlive;
     std::vector<std::shared_ptr<void>> resources;

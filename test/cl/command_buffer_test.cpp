@@ -306,11 +306,16 @@ TEST_P(CommandBufferExecution, SimultaneousEnqueues) {
   ASSERT_CL(clWaitForEvents(1, gated.ptr()));
   EXPECT_EQ(CL_COMPLETE, eventStatus(gated));
   EXPECT_EQ(scaleAdd(values, 7, -2), read<cl_int>(output_, kCount));
-  // Many enqueues in flight at once, each its own copy of the commands.
-  for (int round = 0; round < 4; ++round)
-    ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
-  ASSERT_CL(clFinish(queue_));
-  EXPECT_EQ(scaleAdd(values, 7, -2), read<cl_int>(output_, kCount));
+  // Many enqueues in flight at once, each its own copy of the commands;
+  // then the copies left over are reused (and the surplus freed).
+  for (int burst = 0; burst < 2; ++burst) {
+    const auto more = sequence(kCount, 20 + burst);
+    write(input_, more);
+    for (int round = 0; round < 6; ++round)
+      ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
+    ASSERT_CL(clFinish(queue_));
+    EXPECT_EQ(scaleAdd(more, 7, -2), read<cl_int>(output_, kCount)) << "burst " << burst;
+  }
 }
 
 TEST_P(CommandBufferExecution, ReleaseWhilePending) {
