@@ -19,6 +19,9 @@ CommandBufferObject::CommandBufferObject(CommandQueue &queue, std::unique_ptr<mu
                                          std::vector<cl_command_buffer_properties_khr> properties,
                                          cl_command_buffer_flags_khr flags)
     : queue_(&queue), properties_(std::move(properties)), flags_(flags) {
+  for (size_t i = 0; i + 1 < properties_.size(); i += 2)
+    if (properties_[i] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR)
+      asserts_ = properties_[i + 1];
   instances_.push_back(std::make_shared<Instance>());
   instances_.back()->commands = std::move(commands);
 }

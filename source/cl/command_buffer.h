@@ -48,6 +48,8 @@ public:
   const std::vector<cl_command_buffer_properties_khr> &properties() const { return properties_; }
   cl_command_buffer_state_khr state() const;
   bool mutableDispatch() const { return flags_ & CL_COMMAND_BUFFER_MUTABLE_KHR; }
+  /// CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR, for every launch in it.
+  cl_mutable_dispatch_asserts_khr mutableDispatchAsserts() const { return asserts_; }
 
   /// Checks a command's sync-point wait list against the commands recorded
   /// so far (CL_INVALID_SYNC_POINT_WAIT_LIST_KHR).
@@ -100,6 +102,7 @@ private:
   Ref<CommandQueue> queue_;
   std::vector<cl_command_buffer_properties_khr> properties_;
   cl_command_buffer_flags_khr flags_;
+  cl_mutable_dispatch_asserts_khr asserts_ = 0;
 
   mutable std::mutex mutex_;
   bool finalized_ = false;

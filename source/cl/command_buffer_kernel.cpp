@@ -16,6 +16,7 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
   const bool mutableDispatch = commandBuffer.queue().device().hasExtension("cl_khr_command_buffer_mutable_dispatch");
   // Without the property, every field the device can update may be.
   cl_mutable_dispatch_fields_khr updatable = kMutableDispatchCapabilities;
+  cl_mutable_dispatch_asserts_khr asserts = commandBuffer.mutableDispatchAsserts();
   std::vector<cl_command_properties_khr> array;
   if (properties) {
     bool fieldsSeen = false, assertsSeen = false;
@@ -28,10 +29,12 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
         fieldsSeen = true;
         updatable = p[1];
       } else if (p[0] == CL_MUTABLE_DISPATCH_ASSERTS_KHR && !assertsSeen) {
-        // A promise of the application's that needs nothing of Polymux.
+        // The application's promise about its updates, which they are
+        // checked against (stageDispatch).
         if (p[1] & ~cl_mutable_dispatch_asserts_khr(CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR))
           return CL_INVALID_VALUE;
         assertsSeen = true;
+        asserts |= p[1];
       } else {
         return CL_INVALID_VALUE;
       }
@@ -83,6 +86,8 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
   }
   recorded.localGiven = localWorkSize != nullptr;
   recorded.updatable = updatable;
+  if (asserts & CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR)
+    recorded.workGroupLimit = workGroupCount(recorded);
   recorded.properties = std::move(array);
   *mutableHandle = handle->handle();
   return CL_SUCCESS;

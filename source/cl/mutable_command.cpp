@@ -21,6 +21,18 @@ namespace polymux::cl {
 
 MutableCommand::~MutableCommand() = default;
 
+size_t workGroupCount(const MutableCommand::Launch &launch) {
+  if (!launch.localGiven)
+    return 1;
+  size_t count = 1;
+  for (cl_uint d = 0; d < launch.workDim; ++d) {
+    if (launch.localSize[d] == 0)
+      return 0; // invalid: buildKernelLaunch says so
+    count *= (launch.globalSize[d] + launch.localSize[d] - 1) / launch.localSize[d];
+  }
+  return count;
+}
+
 namespace {
 
 /// A launch of `command` built with `config` applied, not yet swapped in.
@@ -86,6 +98,12 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
   }
   if (config.local_work_size)
     next.localGiven = true;
+  // CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR: new sizes may
+  // not make more work-groups than the launch was recorded with, and without
+  // a local size of the application's that cannot be known.
+  if (current.workGroupLimit && (config.global_work_size || config.local_work_size) &&
+      (!next.localGiven || workGroupCount(next) > *current.workGroupLimit))
+    return CL_INVALID_WORK_GROUP_SIZE;
 
   staged.update.command = command;
   cl_int code = buildKernelLaunch(

@@ -511,46 +511,53 @@ TEST_P(MutableDispatchTest, DeferredArguments) {
   EXPECT_EQ(scaleAdd(values, 6, -4), read<cl_int>(data, kCount));
 }
 
-// CL_MUTABLE_DISPATCH_ASSERTS_KHR and CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR
-// are accepted with the one assertion defined.
-TEST_P(MutableDispatchTest, Assertions) {
-  const cl_command_buffer_properties_khr properties[] = {CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR,
-                                                         CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR,
-                                                         CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0};
-  CommandBuffer commandBuffer = create(properties);
-  ASSERT_TRUE(commandBuffer);
+// CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, asserted by the
+// command or by its command buffer: an update may make fewer work-groups,
+// not more.
+TEST_P(MutableDispatchTest, NoAdditionalWorkGroupsAssertion) {
+  const cl_command_buffer_properties_khr bufferAssert[] = {CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR,
+                                                           CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR,
+                                                           CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0};
   const cl_command_buffer_properties_khr badAssert[] = {CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR, 1 << 4, 0};
   cl_int err = CL_SUCCESS;
   cl_command_queue queues[] = {queue_.get()};
   EXPECT_EQ(nullptr, api_.create(1, queues, badAssert, &err));
   EXPECT_CL_ERR(CL_INVALID_VALUE, err);
-
-  Mem data = buffer(CL_MEM_READ_WRITE, kCount * sizeof(cl_int));
-  ASSERT_TRUE(data);
-  setArgs(scaleAdd_.get(), data.get(), cl_int{2}, cl_int{0});
-  const size_t global = kCount;
-  cl_mutable_command_khr command = nullptr;
   const cl_command_properties_khr badCommandAssert[] = {CL_MUTABLE_DISPATCH_ASSERTS_KHR, 1 << 4, 0};
-  EXPECT_CL_ERR(CL_INVALID_VALUE, api_.ndrange(commandBuffer, nullptr, badCommandAssert, scaleAdd_, 1, nullptr, &global,
-                                               nullptr, 0, nullptr, nullptr, &command));
-  const cl_command_properties_khr commandProperties[] = {
+  const cl_command_properties_khr commandAssert[] = {
       CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR, CL_MUTABLE_DISPATCH_ASSERTS_KHR,
       CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0};
-  ASSERT_CL(api_.ndrange(commandBuffer, nullptr, commandProperties, scaleAdd_, 1, nullptr, &global, nullptr, 0, nullptr,
-                         nullptr, &command));
-  ASSERT_CL(api_.finalize(commandBuffer));
-  // Half the work-items: fewer work-groups, as asserted.
-  const size_t half = kCount / 2;
-  auto config = dispatchConfig(command);
-  config.global_work_size = &half;
-  ASSERT_CL(update(commandBuffer, config));
-  const auto values = ramp(kCount, 8);
-  fillWith(data, values);
-  run(commandBuffer);
-  auto expected = values;
-  for (size_t i = 0; i < half; ++i)
-    expected[i] = values[i] * 2;
-  EXPECT_EQ(expected, read<cl_int>(data, kCount));
+  Mem data = buffer(CL_MEM_READ_WRITE, 2 * kCount * sizeof(cl_int));
+  ASSERT_TRUE(data);
+  setArgs(scaleAdd_.get(), data.get(), cl_int{2}, cl_int{0});
+  const size_t global = kCount, local = 16;
+
+  for (bool byCommandBuffer : {false, true}) {
+    CommandBuffer commandBuffer = byCommandBuffer ? create(bufferAssert) : createMutable();
+    ASSERT_TRUE(commandBuffer);
+    cl_mutable_command_khr command = nullptr;
+    EXPECT_CL_ERR(CL_INVALID_VALUE, api_.ndrange(commandBuffer, nullptr, badCommandAssert, scaleAdd_, 1, nullptr,
+                                                 &global, &local, 0, nullptr, nullptr, &command));
+    ASSERT_CL(api_.ndrange(commandBuffer, nullptr, byCommandBuffer ? nullptr : commandAssert, scaleAdd_, 1, nullptr,
+                           &global, &local, 0, nullptr, nullptr, &command));
+    ASSERT_CL(api_.finalize(commandBuffer));
+    // One work-group more than recorded: refused, nothing changes.
+    const size_t more = kCount + local;
+    auto config = dispatchConfig(command);
+    config.global_work_size = &more;
+    EXPECT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE, update(commandBuffer, config));
+    // Half the work-groups: accepted.
+    const size_t half = kCount / 2;
+    config.global_work_size = &half;
+    ASSERT_CL(update(commandBuffer, config));
+    const auto values = ramp(2 * kCount, 8);
+    fillWith(data, values);
+    run(commandBuffer);
+    auto expected = values;
+    for (size_t i = 0; i < half; ++i)
+      expected[i] = values[i] * 2;
+    EXPECT_EQ(expected, read<cl_int>(data, 2 * kCount)) << "asserted by the command buffer: " << byCommandBuffer;
+  }
 }
 
 CLTEST_INSTANTIATE(MutableDispatchTest);
