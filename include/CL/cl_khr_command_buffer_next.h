@@ -93,6 +93,23 @@ typedef cl_int CL_API_CALL clCommandNDRangeKernelKHR_t(
     const size_t *local_work_size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
 
+/* Since revision 0.9.4, for OpenCL 2.0 and later. */
+typedef cl_int CL_API_CALL clCommandSVMMemcpyKHR_t(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                                                   const cl_command_properties_khr *properties, void *dst_ptr,
+                                                   const void *src_ptr, size_t size,
+                                                   cl_uint num_sync_points_in_wait_list,
+                                                   const cl_sync_point_khr *sync_point_wait_list,
+                                                   cl_sync_point_khr *sync_point,
+                                                   cl_mutable_command_khr *mutable_handle);
+typedef clCommandSVMMemcpyKHR_t *clCommandSVMMemcpyKHR_fn;
+
+typedef cl_int CL_API_CALL clCommandSVMMemFillKHR_t(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_command_properties_khr *properties,
+    void *svm_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle);
+typedef clCommandSVMMemFillKHR_t *clCommandSVMMemFillKHR_fn;
+
 /* The pointer types under their usual names, with the new signatures. */
 typedef clCommandBarrierWithWaitListKHR_t *clCommandBarrierWithWaitListKHR_next_fn;
 typedef clCommandCopyBufferKHR_t *clCommandCopyBufferKHR_next_fn;

@@ -1,6 +1,6 @@
-// cl_khr_command_buffer: the clCommand*KHR entry points (but the image ones,
-// command_buffer_images.cpp). Each runs the same checks and builds the same
-// Command as its clEnqueue* twin (command_builders.h), then records it into
+// cl_khr_command_buffer: the clCommand*KHR entry points (but the image and SVM
+// ones, command_buffer_unsupported.cpp). Each runs the same checks and builds
+// the same Command as its clEnqueue* twin (command_builders.h), then records it into
 // the command buffer's mux command buffer instead of a queue's batch.
 #include "command_buffer.h"
 
@@ -51,13 +51,12 @@ cl_int CL_API_CALL commandCopyBufferRectKHR(cl_command_buffer_khr command_buffer
                                             cl_uint num_sync_points_in_wait_list,
                                             const cl_sync_point_khr *sync_point_wait_list,
                                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                       sync_point, mutable_handle,
-                       [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
-                         return buildCopyBufferRect(queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
-                                                    src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
-                                                    sink);
-                       });
+  return recordCommand(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+      mutable_handle, [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+        return buildCopyBufferRect(queue, src_buffer, dst_buffer, src_origin, dst_origin, region, src_row_pitch,
+                                   src_slice_pitch, dst_row_pitch, dst_slice_pitch, sink);
+      });
 }
 
 cl_int CL_API_CALL commandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
@@ -82,13 +81,12 @@ cl_int CL_API_CALL commandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                                            cl_mutable_command_khr *mutable_handle) {
   // The properties and mutable handle are checked by recordKernelCommand,
   // not recordCommand.
-  return recordCommand(command_buffer, command_queue, nullptr, num_sync_points_in_wait_list, sync_point_wait_list,
-                       sync_point, nullptr,
-                       [&](CommandBufferObject &commandBuffer, cl_command_queue queue, CommandSink) {
-                         return recordKernelCommand(commandBuffer, queue, properties, kernel, work_dim,
-                                                    global_work_offset, global_work_size, local_work_size, sync_point,
-                                                    mutable_handle);
-                       });
+  return recordCommand(
+      command_buffer, command_queue, nullptr, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, nullptr,
+      [&](CommandBufferObject &commandBuffer, cl_command_queue queue, CommandSink) {
+        return recordKernelCommand(commandBuffer, queue, properties, kernel, work_dim, global_work_offset,
+                                   global_work_size, local_work_size, sync_point, mutable_handle);
+      });
 }
 
 } // namespace polymux::cl

@@ -22,6 +22,8 @@ clCommandCopyImageToBufferKHR_t commandCopyImageToBufferKHR;
 clCommandFillBufferKHR_t commandFillBufferKHR;
 clCommandFillImageKHR_t commandFillImageKHR;
 clCommandNDRangeKernelKHR_t commandNDRangeKernelKHR;
+clCommandSVMMemcpyKHR_t commandSVMMemcpyKHR;
+clCommandSVMMemFillKHR_t commandSVMMemFillKHR;
 clUpdateMutableCommandsKHR_t updateMutableCommandsKHR;
 
 } // namespace polymux::cl

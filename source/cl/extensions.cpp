@@ -33,7 +33,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
     // cl_polymux_device_status
     {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
-    // cl_khr_command_buffer (its image commands fail: no device has images)
+    // cl_khr_command_buffer (its image and SVM commands fail: no device has
+    // images or SVM)
     {"clCreateCommandBufferKHR", reinterpret_cast<void *>(&clCreateCommandBufferKHR)},
     {"clFinalizeCommandBufferKHR", reinterpret_cast<void *>(&clFinalizeCommandBufferKHR)},
     {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},
@@ -48,6 +49,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyImageToBufferKHR)},
     {"clCommandFillImageKHR", reinterpret_cast<void *>(&polymux::cl::commandFillImageKHR)},
     {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&polymux::cl::commandNDRangeKernelKHR)},
+    {"clCommandSVMMemcpyKHR", reinterpret_cast<void *>(&polymux::cl::commandSVMMemcpyKHR)},
+    {"clCommandSVMMemFillKHR", reinterpret_cast<void *>(&polymux::cl::commandSVMMemFillKHR)},
     {"clGetCommandBufferInfoKHR", reinterpret_cast<void *>(&clGetCommandBufferInfoKHR)},
     // cl_khr_command_buffer_mutable_dispatch
     {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&polymux::cl::updateMutableCommandsKHR)},

@@ -111,6 +111,20 @@ TEST_P(CommandBufferTest, DeviceQueries) {
                                                 region, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR, copyImage(nullptr, nullptr, nullptr, nullptr, nullptr, origin, origin,
                                                          region, 0, nullptr, nullptr, nullptr));
+  // No SVM either: the SVM commands of revision 0.9.4 fail as
+  // clEnqueueSVMMemcpy does.
+  EXPECT_EQ(cl_device_svm_capabilities(0),
+            deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES));
+  auto svmCopy = extensionFunction<clCommandSVMMemcpyKHR_fn>("clCommandSVMMemcpyKHR");
+  auto svmFill = extensionFunction<clCommandSVMMemFillKHR_fn>("clCommandSVMMemFillKHR");
+  ASSERT_TRUE(svmCopy && svmFill);
+  cl_int word = 0;
+  EXPECT_CL_ERR(CL_INVALID_OPERATION,
+                svmCopy(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, svmFill(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, sizeof word,
+                                              0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR,
+                svmCopy(nullptr, nullptr, nullptr, &word, &word, sizeof word, 0, nullptr, nullptr, nullptr));
 }
 
 TEST_P(CommandBufferExecution, RecordOnceEnqueueManyTimes) {
