@@ -9,6 +9,7 @@
 #include "host_staging.h"
 #include "info.h"
 #include "mem_flags.h"
+#include "svm_allocations.h"
 
 #include "mux/support/log.h"
 
@@ -407,8 +408,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem handle, cl_mem_info pa
   }
   case CL_MEM_OFFSET:
     return answer(memory->associatedOffset());
-  case CL_MEM_USES_SVM_POINTER:
-    return answer(cl_bool{CL_FALSE});
+  case CL_MEM_USES_SVM_POINTER: // a USE_HOST_PTR buffer on clSVMAlloc memory
+    return answer(cl_bool(memory->hostPtr() && memory->context().svmAllocations().find(memory->hostPtr())));
   case CL_MEM_PROPERTIES:
     return writeInfoArray(param_value_size, param_value, param_value_size_ret, memory->creationProperties());
   default:
