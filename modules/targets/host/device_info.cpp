@@ -200,6 +200,11 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.maxParameterSize = 1024;
   info.memBaseAddrAlign = 128;
   info.hostUnifiedMemory = true;
+  // Kernels run on host threads in the process's address space: any host
+  // allocation is device memory at the same address, usable by both at once.
+  // No SVM atomics: those need memory_scope_all_svm_devices, which the
+  // compiler does not offer (__opencl_c_atomic_scope_all_devices).
+  info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer;
   info.printfBufferSize = 1 << 20;
 
   uint32_t floatBytes = vectorRegisterBytes(false);

@@ -53,6 +53,12 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.memBaseAddrAlign = 128;
   // The device has its own address space: application memory is copied.
   info.hostUnifiedMemory = false;
+  // With DRAM identity-mapped, a host pointer into it is the same guest
+  // pointer, and harts read and write the host memory itself (AMOs are host
+  // atomics), so buffers may be shared fine-grained. No SVM atomics: the
+  // compiler offers no memory_scope_all_svm_devices.
+  if (description.dramIdentityMapped)
+    info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer;
   info.printfBufferSize = 1 << 20;
 
   // rv64gc has no vector registers: every width is one element.
