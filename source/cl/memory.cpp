@@ -302,6 +302,10 @@ cl_mem createBuffer(cl_context contextHandle, const cl_mem_properties *propertie
   const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (needsHostPtr != (hostPtr != nullptr))
     return failMem(errcodeRet, CL_INVALID_HOST_PTR);
+  // A buffer on SVM memory must fit in its allocation.
+  if (flags & CL_MEM_USE_HOST_PTR)
+    if (auto svm = context->svmAllocations().find(hostPtr); svm && size > svm->size - svm->offsetOf(hostPtr))
+      return failMem(errcodeRet, CL_INVALID_BUFFER_SIZE);
 
   auto *buffer = new BufferObject(*context, flags, size, hostPtr, std::move(propertyList));
   if (cl_int code = buffer->allocateEagerly(); code != CL_SUCCESS) {

@@ -347,7 +347,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel_handle, cl_
   Context &context = kernel->program().context();
   switch (param_name) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
-    if (!param_value || param_value_size % sizeof(void *) != 0)
+    // (0, NULL) unsets the list.
+    if ((!param_value && param_value_size) || param_value_size % sizeof(void *) != 0)
       return CL_INVALID_VALUE;
     const auto *pointers = static_cast<const void *const *>(param_value);
     try {

@@ -327,6 +327,10 @@ TEST_P(SvmTest, BufferOnSvmPointerSharesIt) {
   cl_bool usesSvm = CL_FALSE;
   ASSERT_CL(clGetMemObjectInfo(wrapped, CL_MEM_USES_SVM_POINTER, sizeof(usesSvm), &usesSvm, nullptr));
   EXPECT_EQ(usesSvm, cl_bool(CL_TRUE));
+  cl_int err = CL_SUCCESS;
+  Mem tooLarge(clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, kCount * sizeof(cl_int), data.as<cl_int>() + 1, &err));
+  EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err) << "larger than the rest of the allocation";
+  expectNoHandle(tooLarge);
   Mem plain = buffer(CL_MEM_READ_WRITE, 16);
   ASSERT_CL(clGetMemObjectInfo(plain, CL_MEM_USES_SVM_POINTER, sizeof(usesSvm), &usesSvm, nullptr));
   EXPECT_EQ(usesSvm, cl_bool(CL_FALSE));
@@ -426,6 +430,7 @@ TEST_P(SvmTest, KernelArgumentErrors) {
   EXPECT_CL(
       clSetKernelExecInfo(iota, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof(fineGrainSystem), &fineGrainSystem));
   EXPECT_CL(clSetKernelExecInfo(iota, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(list), list));
+  EXPECT_CL(clSetKernelExecInfo(iota, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr)) << "unsets the list";
 
   // A freed allocation's argument is caught at launch, not used.
   SvmPointer gone = alloc(64);
