@@ -10,6 +10,7 @@
 // are ordering points with their events, as is a migration.
 #include "buffer.h"
 #include "command.h"
+#include "command_builders.h"
 #include "context.h"
 #include "device.h"
 #include "host_staging.h"
@@ -77,29 +78,38 @@ bool validMapFlags(cl_map_flags flags) {
   return !((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)));
 }
 
-cl_int enqueueSvmMemcpy(CommandQueue &queue, bool blocking, void *dst, const void *src, size_t size, cl_uint numEvents,
-                        const cl_event *waitList, cl_event *event) {
+} // namespace
+
+cl_int buildSvmMemcpy(cl_command_queue queueHandle, void *dst, const void *src, size_t size, bool hostCopies,
+                      CommandSink sink) {
+  CommandQueue *queue;
+  if (cl_int code = resolveSvmQueue(queueHandle, queue))
+    return code;
+  if (!dst || !src)
+    return CL_INVALID_VALUE;
   const auto *dstBytes = static_cast<const std::byte *>(dst);
   const auto *srcBytes = static_cast<const std::byte *>(src);
   if (size && dstBytes < srcBytes + size && srcBytes < dstBytes + size)
     return CL_MEM_COPY_OVERLAP;
-  Context &context = queue.context();
+  Context &context = queue->context();
   auto dstAllocation = size ? allocationHolding(context, dst, size) : nullptr;
   auto srcAllocation = size ? allocationHolding(context, src, size) : nullptr;
   // A range that starts in an allocation must end in it.
   if ((!dstAllocation && size && context.svmAllocations().find(dst)) ||
       (!srcAllocation && size && context.svmAllocations().find(src)))
     return CL_INVALID_VALUE;
+  if (size && !dstAllocation && !srcAllocation && !hostCopies)
+    return CL_INVALID_VALUE;
   Command command;
   command.type = CL_COMMAND_SVM_MEMCPY;
   BufferBinding dstBinding, srcBinding;
   if (dstAllocation)
-    if (cl_int code = bindOnQueue(*dstAllocation, queue, dstBinding))
+    if (cl_int code = bindOnQueue(*dstAllocation, *queue, dstBinding))
       return code;
   if (srcAllocation)
-    if (cl_int code = bindOnQueue(*srcAllocation, queue, srcBinding))
+    if (cl_int code = bindOnQueue(*srcAllocation, *queue, srcBinding))
       return code;
-  mux::Device &device = queue.device().mux();
+  mux::Device &device = queue->device().mux();
   if (dstAllocation && srcAllocation) {
     const uint64_t dstOffset = dstBinding.offset + dstAllocation->offsetOf(dst);
     const uint64_t srcOffset = srcBinding.offset + srcAllocation->offsetOf(src);
@@ -123,8 +133,39 @@ cl_int enqueueSvmMemcpy(CommandQueue &queue, bool blocking, void *dst, const voi
     useAllocation(command, *srcAllocation, src, size, ContentAccess::Read);
   if (dstAllocation)
     useAllocation(command, *dstAllocation, dst, size, ContentAccess::Overwrite);
-  return queue.enqueue(std::move(command), numEvents, waitList, event, blocking);
+  return sink(*queue, std::move(command));
 }
+
+cl_int buildSvmMemFill(cl_command_queue queueHandle, void *svmPtr, const void *pattern, size_t patternSize, size_t size,
+                       CommandSink sink) {
+  CommandQueue *queue;
+  if (cl_int code = resolveSvmQueue(queueHandle, queue))
+    return code;
+  if (!svmPtr || !pattern || !std::has_single_bit(patternSize) || patternSize > 128)
+    return CL_INVALID_VALUE;
+  if (reinterpret_cast<uintptr_t>(svmPtr) % patternSize || size % patternSize)
+    return CL_INVALID_VALUE;
+  Command command;
+  command.type = CL_COMMAND_SVM_MEMFILL;
+  if (size == 0) // nothing to fill: a marker
+    return sink(*queue, std::move(command));
+  auto allocation = allocationHolding(queue->context(), svmPtr, size);
+  if (!allocation)
+    return CL_INVALID_VALUE;
+  BufferBinding binding;
+  if (cl_int code = bindOnQueue(*allocation, *queue, binding))
+    return code;
+  // The pattern is copied now: the application may reuse its memory at once.
+  const auto *bytes = static_cast<const std::byte *>(pattern);
+  command.record = [binding, offset = binding.offset + allocation->offsetOf(svmPtr), size,
+                    copy = std::vector<std::byte>(bytes, bytes + patternSize)](mux::CommandBuffer &commandBuffer) {
+    return commandBuffer.fillBuffer(*binding.buffer, offset, size, copy.data(), copy.size());
+  };
+  useAllocation(command, *allocation, svmPtr, size, ContentAccess::Overwrite);
+  return sink(*queue, std::move(command));
+}
+
+namespace {
 
 /// Commands that move no data (map, unmap, migrate): ordering points over
 /// the allocations they name.
@@ -212,43 +253,18 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
                                                    const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  if (cl_int code = resolveSvmQueue(command_queue, queue))
-    return code;
-  if (!dst_ptr || !src_ptr)
-    return CL_INVALID_VALUE;
-  return enqueueSvmMemcpy(*queue, blocking_copy, dst_ptr, src_ptr, size, num_events_in_wait_list, event_wait_list,
-                          event);
+  return buildSvmMemcpy(command_queue, dst_ptr, src_ptr, size, true, [&](CommandQueue &queue, Command &&command) {
+    return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event, blocking_copy);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
                                                     size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *queue;
-  if (cl_int code = resolveSvmQueue(command_queue, queue))
-    return code;
-  if (!svm_ptr || !pattern || !std::has_single_bit(pattern_size) || pattern_size > 128)
-    return CL_INVALID_VALUE;
-  if (reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size || size % pattern_size)
-    return CL_INVALID_VALUE;
-  Command command;
-  command.type = CL_COMMAND_SVM_MEMFILL;
-  if (size == 0) // nothing to fill: a marker
-    return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
-  auto allocation = allocationHolding(queue->context(), svm_ptr, size);
-  if (!allocation)
-    return CL_INVALID_VALUE;
-  BufferBinding binding;
-  if (cl_int code = bindOnQueue(*allocation, *queue, binding))
-    return code;
-  // The pattern is copied now: the application may reuse its memory at once.
-  const auto *bytes = static_cast<const std::byte *>(pattern);
-  command.record = [binding, offset = binding.offset + allocation->offsetOf(svm_ptr), size,
-                    copy = std::vector<std::byte>(bytes, bytes + pattern_size)](mux::CommandBuffer &commandBuffer) {
-    return commandBuffer.fillBuffer(*binding.buffer, offset, size, copy.data(), copy.size());
-  };
-  useAllocation(command, *allocation, svm_ptr, size, ContentAccess::Overwrite);
-  return queue->enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+  return buildSvmMemFill(command_queue, svm_ptr, pattern, pattern_size, size,
+                         [&](CommandQueue &queue, Command &&command) {
+                           return queue.enqueue(std::move(command), num_events_in_wait_list, event_wait_list, event);
+                         });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
