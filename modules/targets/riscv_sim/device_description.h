@@ -15,7 +15,10 @@
 //                                           state; an unmapped 64 KiB guard,
 //                                           then the 1 MiB stack at the top
 //   [dramBase, +dramSize)      0x8000_0000  DRAM, shared by all harts:
-//                                           buffers and printf buffers
+//                                           buffers and printf buffers;
+//                                           Device::create moves it to the
+//                                           host address of its view
+//                                           (dramIdentityMapped)
 #pragma once
 
 #include <cstdint>
