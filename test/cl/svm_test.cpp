@@ -5,8 +5,10 @@
 #include "cl_test.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <numeric>
 #include <vector>
 
@@ -66,6 +68,13 @@ kernel void gather(global int *out, global const Slot *in) {
 }
 
 kernel void increment(global int *data) { data[get_global_id(0)] += 1; }
+
+// Adds 1 to *counter `times` times per work-item, atomically for every SVM
+// device and the host.
+kernel void count(global atomic_int *counter, int times) {
+  for (int i = 0; i < times; ++i)
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
+}
 )CLC";
 
 struct Node {
@@ -82,7 +91,7 @@ protected:
     capabilities_ = deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES);
     if (!(capabilities_ & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
       GTEST_SKIP() << "the device reports no shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0)";
-    program_ = build(kSource);
+    program_ = build(kSource, "-cl-std=CL3.0");
     ASSERT_TRUE(program_);
   }
 
@@ -280,6 +289,30 @@ TEST_P(SvmTest, FineGrainedBufferNeedsNoMap) {
   run(increment, kCount);
   for (size_t i = 0; i < kCount; ++i)
     EXPECT_EQ(data.as<cl_int>()[i], int(3 * i + 1)) << i;
+}
+
+// SVM atomics: the host and a running kernel add to one counter at once,
+// and no increment is lost.
+TEST_P(SvmTest, AtomicsAreSharedWithTheHost) {
+  if (!(capabilities_ & CL_DEVICE_SVM_ATOMICS))
+    GTEST_SKIP() << "the device reports no SVM atomics";
+  auto *counter = static_cast<std::atomic<cl_int> *>(
+      clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(cl_int), 0));
+  ASSERT_NE(counter, nullptr);
+  new (counter) std::atomic<cl_int>(0);
+  Kernel count = kernel(program_, "count");
+  const cl_int times = 2000;
+  const size_t items = 64;
+  ASSERT_CL(clSetKernelArgSVMPointer(count, 0, counter));
+  ASSERT_CL(clSetKernelArg(count, 1, sizeof(times), &times));
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, count, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL(clFlush(queue_));
+  constexpr int kHostAdds = 100000;
+  for (int i = 0; i < kHostAdds; ++i)
+    counter->fetch_add(1, std::memory_order_relaxed);
+  ASSERT_CL(clFinish(queue_));
+  EXPECT_EQ(counter->load(), kHostAdds + times * cl_int(items));
+  clSVMFree(context_, counter);
 }
 
 TEST_P(SvmTest, EnqueueSvmFreeRunsCallbackInOrder) {

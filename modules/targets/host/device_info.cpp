@@ -202,9 +202,11 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.hostUnifiedMemory = true;
   // Kernels run on host threads in the process's address space: any host
   // allocation is device memory at the same address, usable by both at once.
-  // No SVM atomics: those need memory_scope_all_svm_devices, which the
-  // compiler does not offer (__opencl_c_atomic_scope_all_devices).
-  info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer;
+  // SVM atomics too: kernel atomics are the CPU's own atomic instructions
+  // (every scope, all SVM devices included), so they interoperate with the
+  // host's C11 atomics on the same memory.
+  info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer |
+                         mux::svm_capability::Atomics;
   info.printfBufferSize = 1 << 20;
 
   uint32_t floatBytes = vectorRegisterBytes(false);
