@@ -108,10 +108,12 @@ bool SvmAllocations::free(void *pointer) {
     allocation = std::move(it->second);
     allocations_.erase(it);
   }
-  return true; // the buffer (and memory) go with the last reference
+  // Released here, outside the lock; the buffer (and the memory) go with
+  // their last reference, which a command in flight may hold.
+  return true;
 }
 
-std::shared_ptr<const SvmAllocation> SvmAllocations::find(const void *pointer, bool endInclusive) const {
+std::shared_ptr<const SvmAllocation> SvmAllocations::find(const void *pointer) const {
   const auto *byte = static_cast<const std::byte *>(pointer);
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(byte);
@@ -119,7 +121,7 @@ std::shared_ptr<const SvmAllocation> SvmAllocations::find(const void *pointer, b
     return nullptr;
   --it;
   const uint64_t offset = byte - it->first;
-  if (offset < it->second->size || (endInclusive && offset == it->second->size))
+  if (offset < it->second->size)
     return it->second;
   return nullptr;
 }

@@ -44,9 +44,8 @@ public:
   /// Forgets the allocation starting at `pointer` (false when none does);
   /// its memory goes once no command uses it any more.
   bool free(void *pointer);
-  /// The allocation holding `pointer` (one past its end counts when
-  /// `endInclusive`), or null.
-  std::shared_ptr<const SvmAllocation> find(const void *pointer, bool endInclusive = false) const;
+  /// The allocation holding `pointer`, or null.
+  std::shared_ptr<const SvmAllocation> find(const void *pointer) const;
   /// The allocation `pointer` starts, or null.
   std::shared_ptr<const SvmAllocation> findBase(const void *pointer) const;
 
