@@ -32,6 +32,15 @@ public:
   /// the device cannot address host memory; the caller then copies.
   virtual llvm::Expected<std::unique_ptr<Memory>> wrapHostMemory(void *pointer, uint64_t size) = 0;
   virtual llvm::Expected<std::unique_ptr<Buffer>> createBuffer(uint64_t size) = 0;
+  /// Shared virtual memory (DeviceInfo::svmCapabilities): host-visible,
+  /// coherent memory whose host address (map()) is also the device address
+  /// of a buffer bound at its start, and which wrapHostMemory() wraps at
+  /// that same address. `alignment` is a power of two. Unsupported on
+  /// devices without SVM (the default).
+  virtual llvm::Expected<std::unique_ptr<Memory>> allocateSharedMemory(uint64_t size, uint64_t alignment) {
+    (void)size, (void)alignment;
+    return makeError(Status::Unsupported, "the device has no shared virtual memory");
+  }
 
   virtual llvm::Expected<std::unique_ptr<CommandBuffer>> createCommandBuffer() = 0;
   virtual llvm::Expected<std::unique_ptr<QueryPool>> createQueryPool(uint32_t count) = 0;

@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 
 namespace mux {
@@ -35,6 +36,13 @@ public:
   /// `count` more work-groups of the running launch have finished.
   void workGroupsDone(uint64_t count) { groupsDone_.fetch_add(count, std::memory_order_relaxed); }
   void launchEnded();
+  /// For a target whose device counts what has finished in memory the host
+  /// reads (vulkan: work-items): a launch of `units` starts, and until the
+  /// launchEnded(token) with the token returned here, launchProgress()
+  /// calls `unitsDone` (under a lock, so it may read memory that the caller
+  /// frees after launchEnded(token)). 0 units: progress stays 0.
+  uint64_t launchStarted(uint64_t units, std::function<uint64_t()> unitsDone);
+  void launchEnded(uint64_t token);
   /// 0..100: the share of the running launch's work-groups that have
   /// finished, rounded down (at most 99 until it ends); 100 when no launch
   /// is running.
@@ -68,6 +76,9 @@ private:
   std::atomic<uint64_t> groupsTotal_{0};
   std::atomic<uint64_t> groupsDone_{0};
   std::atomic<uint32_t> launchesRunning_{0};
+  mutable std::mutex readerMutex_; ///< guards the two below
+  std::function<uint64_t()> unitsDone_;
+  uint64_t readerToken_ = 0; ///< of the launch unitsDone_ belongs to
   mutable std::mutex mutex_; ///< guards timelines_
   std::array<Timeline, 2> timelines_;
 };

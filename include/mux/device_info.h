@@ -40,6 +40,16 @@ inline constexpr uint64_t MinimumMemory = OrderRelaxed | ScopeWorkGroup;
 inline constexpr uint64_t MinimumFence = OrderRelaxed | OrderAcqRel | ScopeWorkGroup;
 } // namespace atomic_capability
 
+/// Bits of DeviceInfo::svmCapabilities: the shared virtual memory the device
+/// offers (Device::allocateSharedMemory). The values equal the
+/// cl_device_svm_capabilities bits of OpenCL 3.0.
+namespace svm_capability {
+inline constexpr uint64_t CoarseGrainBuffer = 1 << 0;
+inline constexpr uint64_t FineGrainBuffer = 1 << 1;
+inline constexpr uint64_t FineGrainSystem = 1 << 2;
+inline constexpr uint64_t Atomics = 1 << 3;
+} // namespace svm_capability
+
 struct DeviceInfo {
   // Identity.
   std::string name;
@@ -91,6 +101,13 @@ struct DeviceInfo {
   size_t maxParameterSize = 1024;
   uint32_t memBaseAddrAlign = 128; ///< bytes (OpenCL reports bits)
   bool hostUnifiedMemory = false;
+  /// svm_capability bits; 0 when the device has no shared virtual memory.
+  /// Non-zero only where allocateSharedMemory() gives memory whose host
+  /// address is the address kernels use (pointers stored in it work on both
+  /// sides). FineGrainBuffer: the host and running kernels may also use it
+  /// at the same time without map/unmap (the device reads and writes host
+  /// memory itself).
+  uint64_t svmCapabilities = 0;
   size_t printfBufferSize = 1 << 20;
   /// Whether commands may read and write host pointers when they run
   /// (CommandBuffer::readBuffer/writeBuffer and their Rect forms). A device

@@ -24,6 +24,14 @@ cl_int buildCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const
                            const size_t *dstOrigin, const size_t *region, size_t srcRowPitch, size_t srcSlicePitch,
                            size_t dstRowPitch, size_t dstSlicePitch, CommandSink sink);
 
+/// clEnqueueSVMMemcpy's checks and command (svm.cpp). `hostCopies`: a copy
+/// between two host ranges is allowed (done on the host at the command's
+/// turn); command buffers, which record only device work, refuse it.
+cl_int buildSvmMemcpy(cl_command_queue queue, void *dst, const void *src, size_t size, bool hostCopies,
+                      CommandSink sink);
+cl_int buildSvmMemFill(cl_command_queue queue, void *svmPtr, const void *pattern, size_t patternSize, size_t size,
+                       CommandSink sink);
+
 /// The parts of a kernel launch a mutable command buffer may change later.
 struct KernelLaunch {
   mux::Kernel *kernel = nullptr;

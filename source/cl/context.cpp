@@ -5,6 +5,7 @@
 #include "info.h"
 #include "platform.h"
 #include "queue.h"
+#include "svm_allocations.h"
 
 #include "CL/cl_ext_polymux.h"
 #include "llvm/ADT/SmallVector.h"
@@ -16,11 +17,14 @@ namespace polymux::cl {
 
 Context::Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties, NotifyFn notify,
                  void *userData)
-    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyUserData_(userData) {
+    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify), notifyUserData_(userData),
+      svmAllocations_(std::make_unique<SvmAllocations>()) {
   for (size_t i = 0; i + 1 < properties_.size(); i += 2)
     if (properties_[i] == CL_CONTEXT_ERROR_MODEL_POLYMUX)
       poisonErrorModel_ = properties_[i + 1] == CL_CONTEXT_ERROR_MODEL_POISON_POLYMUX;
 }
+
+Context::~Context() = default;
 
 bool Context::hasDevice(const Device *device) const {
   return device && std::find(devices_.begin(), devices_.end(), device) != devices_.end();

@@ -4,6 +4,7 @@
 #include "object.h"
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -13,6 +14,7 @@ namespace polymux::cl {
 
 class CommandQueue;
 class Device;
+class SvmAllocations;
 
 class Context final : public Object<_cl_context, ObjectKind::Context> {
 public:
@@ -20,6 +22,7 @@ public:
 
   Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties, NotifyFn notify,
           void *userData);
+  ~Context() override;
   static Context *fromHandle(cl_context handle) { return Object::fromHandle<Context>(handle); }
 
   std::span<Device *const> devices() const { return devices_; }
@@ -42,6 +45,9 @@ public:
 
   void addDestructorCallback(void(CL_CALLBACK *fn)(cl_context, void *), void *userData);
 
+  /// The context's clSVMAlloc allocations (svm_allocations.h).
+  SvmAllocations &svmAllocations() const { return *svmAllocations_; }
+
 protected:
   void destroy() override;
 
@@ -56,6 +62,7 @@ private:
   /// By device index, under the scheduler lock. They do not hold the context
   /// (that would be a cycle); whatever they run holds a buffer of it.
   std::vector<Ref<CommandQueue>> transferQueues_;
+  std::unique_ptr<SvmAllocations> svmAllocations_;
 };
 
 } // namespace polymux::cl

@@ -397,7 +397,7 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     return sizeValue(
         hasFeature(info, "__opencl_c_program_scope_global_variables") ? info.globalVariablePreferredTotalSize : 0);
   case CL_DEVICE_SVM_CAPABILITIES:
-    return scalar(cl_device_svm_capabilities(0));
+    return scalar(cl_device_svm_capabilities(info.svmCapabilities));
   // Zero means "naturally aligned".
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

@@ -3,6 +3,7 @@
 // sub-group queries are in kernel_query.cpp, launches in ndrange.cpp.
 #include "kernel.h"
 
+#include "buffer.h"
 #include "command.h"
 #include "context.h"
 #include "device.h"
@@ -12,6 +13,7 @@
 #include "program.h"
 #include "program_binary.h"
 #include "program_impl.h"
+#include "svm_allocations.h"
 
 #include "CL/cl_ext_polymux.h"
 
@@ -33,6 +35,13 @@ struct ArgValue {
   uint64_t localSize = 0;       ///< __local pointer arguments
   /// Set by clSetKernelArgConstPOLYMUX, cleared by clSetKernelArg.
   bool passedAsConst = false;
+  /// clSetKernelArgSVMPointer: `memory` is an SVM allocation's buffer and
+  /// the pointer is this far into it (any offset: interior pointers).
+  bool svm = false;
+  uint64_t svmOffset = 0;
+  /// Holds the SVM buffer: clSVMFree may come before the next launch, and
+  /// the handle must stay readable until then.
+  Ref<ObjectBase> svmBuffer;
 };
 
 /// A mux kernel with the executable it came from, which it must not outlive
@@ -50,6 +59,7 @@ struct Kernel::Impl {
   mutable std::mutex mutex;
   std::vector<ArgValue> args;
   std::vector<MuxKernelEntry> muxKernels;
+  std::vector<const void *> execInfoSvmPointers;
   std::atomic<uint32_t> applicationRefs{1};
   std::atomic<bool> attached{true};
 };
@@ -134,10 +144,15 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Com
           std::string ignored;
           return errorCodeFor(takeStatusAndMessage(binding.takeError(), ignored), CL_MEM_OBJECT_ALLOCATION_FAILURE);
         }
-        if (binding->offset % device.info().memBaseAddrAlign != 0)
+        if (value.svm && !supportsSvm(device))
+          return CL_INVALID_OPERATION;
+        // An SVM argument whose allocation was freed since.
+        if (value.svm && !program().context().svmAllocations().findBase(memory->hostPtr()))
+          return CL_INVALID_KERNEL_ARGS;
+        if (!value.svm && binding->offset % device.info().memBaseAddrAlign != 0)
           return CL_MISALIGNED_SUB_BUFFER_OFFSET;
         arg.buffer = binding->buffer;
-        arg.offset = binding->offset;
+        arg.offset = binding->offset + value.svmOffset;
         launch.keepAlive.push_back(Ref<ObjectBase>(memory));
         memory->addUse(launch, 0, memory->size(), kernelAccess(impl_->info.args[i], value, *memory));
         launch.kernelBufferArgs.push_back(KernelBufferArg{memory, value.passedAsConst});
@@ -157,7 +172,31 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Com
     }
     args.push_back(std::move(arg));
   }
+  // SVM the kernel reaches through stored pointers: kept alive like the
+  // arguments (one memory on every device, so nothing to migrate).
+  for (const void *pointer : impl_->execInfoSvmPointers)
+    if (auto allocation = program().context().svmAllocations().find(pointer)) {
+      launch.keepAlive.push_back(Ref<ObjectBase>(allocation->buffer.get()));
+      allocation->buffer->addUse(launch, 0, allocation->size, ContentAccess::Update);
+    }
   return CL_SUCCESS;
+}
+
+void Kernel::setSvmArg(cl_uint index, cl_mem buffer, uint64_t offset) {
+  ArgValue value;
+  value.set = true;
+  value.memory = buffer;
+  value.svm = buffer != nullptr;
+  value.svmOffset = offset;
+  if (buffer)
+    value.svmBuffer = MemObject::fromHandle(buffer);
+  std::lock_guard lock(impl_->mutex);
+  impl_->args[index] = std::move(value);
+}
+
+void Kernel::setExecInfoSvmPointers(std::vector<const void *> pointers) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->execInfoSvmPointers = std::move(pointers);
 }
 
 cl_kernel_arg_type_qualifier typeQualifier(uint32_t bits) {
@@ -408,6 +447,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int
     {
       std::scoped_lock lock(source->impl().mutex, clone->impl().mutex);
       clone->impl().args = source->impl().args;
+      clone->impl().execInfoSvmPointers = source->impl().execInfoSvmPointers;
     }
     setError(errcode_ret, CL_SUCCESS);
     return clone->handle();

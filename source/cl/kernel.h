@@ -35,6 +35,13 @@ public:
   cl_int deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Command &launch);
   /// Bytes of __local memory the __local pointer arguments set so far take.
   uint64_t localArgBytes() const;
+  /// clSetKernelArgSVMPointer once validated: argument `index` points
+  /// `offset` bytes into the internal buffer of an SVM allocation
+  /// (svm_allocations.h), or is NULL when `buffer` is.
+  void setSvmArg(cl_uint index, cl_mem buffer, uint64_t offset);
+  /// CL_KERNEL_EXEC_INFO_SVM_PTRS: the SVM allocations kernels may reach
+  /// through pointers other than the arguments (each launch keeps them).
+  void setExecInfoSvmPointers(std::vector<const void *> pointers);
 
   /// clRetainKernel / clReleaseKernel. The program counts a kernel as
   /// attached (blocking rebuilds) only while the application holds it;

@@ -9,6 +9,7 @@
 #include "host_staging.h"
 #include "info.h"
 #include "mem_flags.h"
+#include "svm_allocations.h"
 
 #include "mux/support/log.h"
 
@@ -301,6 +302,10 @@ cl_mem createBuffer(cl_context contextHandle, const cl_mem_properties *propertie
   const bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (needsHostPtr != (hostPtr != nullptr))
     return failMem(errcodeRet, CL_INVALID_HOST_PTR);
+  // A buffer on SVM memory must fit in its allocation.
+  if (flags & CL_MEM_USE_HOST_PTR)
+    if (auto svm = context->svmAllocations().find(hostPtr); svm && size > svm->size - svm->offsetOf(hostPtr))
+      return failMem(errcodeRet, CL_INVALID_BUFFER_SIZE);
 
   auto *buffer = new BufferObject(*context, flags, size, hostPtr, std::move(propertyList));
   if (cl_int code = buffer->allocateEagerly(); code != CL_SUCCESS) {
@@ -407,8 +412,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem handle, cl_mem_info pa
   }
   case CL_MEM_OFFSET:
     return answer(memory->associatedOffset());
-  case CL_MEM_USES_SVM_POINTER:
-    return answer(cl_bool{CL_FALSE});
+  case CL_MEM_USES_SVM_POINTER: // a USE_HOST_PTR buffer on clSVMAlloc memory
+    return answer(cl_bool(memory->hostPtr() && memory->context().svmAllocations().find(memory->hostPtr())));
   case CL_MEM_PROPERTIES:
     return writeInfoArray(param_value_size, param_value, param_value_size_ret, memory->creationProperties());
   default:

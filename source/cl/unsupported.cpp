@@ -1,15 +1,15 @@
 // Entry points of optional OpenCL 3.0 features no Polymux device reports:
-// images, samplers, pipes, shared virtual memory and device-side queues.
+// images, samplers, pipes and device-side queues.
 //
 // Each validates the arguments the specification checks before the feature
 // (bad context, bad queue, malformed flags...) and then returns the error the
 // specification names for a device without the feature, so applications that
 // probe for a feature see the same answer as from the device queries
-// (CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_SVM_CAPABILITIES
-// and CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES are all false or zero).
+// (CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT and
+// CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES are all false or zero). Shared
+// virtual memory is in svm.cpp.
 #include "context.h"
 #include "device.h"
-#include "kernel.h"
 #include "mem_flags.h"
 #include "memory.h"
 #include "queue.h"
@@ -56,7 +56,7 @@ cl_int imageCreationError(cl_context context, cl_mem_flags flags, const cl_image
   return CL_INVALID_OPERATION; // no device in the context supports images
 }
 
-/// Image and SVM commands: a bad queue first, then the missing feature.
+/// Image commands: a bad queue first, then the missing feature.
 cl_int queueFeatureError(cl_command_queue queue) {
   return CommandQueue::fromHandle(queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
 }
@@ -254,72 +254,6 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t pa
   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
   (void)pipe;
   return CL_INVALID_MEM_OBJECT;
-}
-
-// ------------------------------------------------- Shared virtual memory --
-
-// clSVMAlloc reports failure by returning NULL; no device supports SVM.
-void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
-  return nullptr;
-}
-
-// Only NULL or pointers from clSVMAlloc may be passed, and clSVMAlloc never
-// returns one, so there is nothing to free.
-void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {}
-
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
-                                    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
-                                                                     void *svm_pointers[], void *user_data),
-                                    void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                    cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
-                                      const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list, cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
-                                       size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list, cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
-                                   void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list, cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list,
-                                     const cl_event *event_wait_list, cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                                          const void **svm_pointers, const size_t *sizes, cl_mem_migration_flags flags,
-                                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                          cl_event *event) {
-  return queueFeatureError(command_queue);
-}
-
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  if (!Kernel::fromHandle(kernel))
-    return CL_INVALID_KERNEL;
-  return CL_INVALID_OPERATION; // no device in the kernel's context supports SVM
-}
-
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
-                                       const void *param_value) {
-  if (!Kernel::fromHandle(kernel))
-    return CL_INVALID_KERNEL;
-  // Every exec-info parameter OpenCL 3.0 defines is about SVM, and no device
-  // in the kernel's context supports SVM: the spec's CL_INVALID_OPERATION
-  // comes before any check of the parameter itself.
-  (void)param_name, (void)param_value_size, (void)param_value;
-  return CL_INVALID_OPERATION;
 }
 
 // ----------------------------------------------------- Device-side queues --

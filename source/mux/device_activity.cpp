@@ -17,11 +17,32 @@ void DeviceActivity::launchEnded() {
     ;
 }
 
+uint64_t DeviceActivity::launchStarted(uint64_t units, std::function<uint64_t()> unitsDone) {
+  std::lock_guard lock(readerMutex_);
+  launchStarted(units);
+  unitsDone_ = std::move(unitsDone);
+  return ++readerToken_;
+}
+
+void DeviceActivity::launchEnded(uint64_t token) {
+  {
+    std::lock_guard lock(readerMutex_);
+    if (token == readerToken_)
+      unitsDone_ = nullptr;
+  }
+  launchEnded();
+}
+
 uint32_t DeviceActivity::launchProgress() const {
   if (launchesRunning_.load(std::memory_order_acquire) == 0)
     return 100;
   uint64_t total = groupsTotal_.load(std::memory_order_relaxed);
   uint64_t done = groupsDone_.load(std::memory_order_relaxed);
+  {
+    std::lock_guard lock(readerMutex_);
+    if (unitsDone_)
+      done += unitsDone_();
+  }
   if (total == 0)
     return 0;
   // A launch reports 100 only once it has ended.

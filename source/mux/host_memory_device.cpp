@@ -34,6 +34,7 @@ HostMemoryDevice::HostMemoryDevice(DeviceInfo info, MemoryArena &arena)
   if (discreteMemoryEmulated()) {
     info_.commandsAccessHostMemory = false;
     info_.hostUnifiedMemory = false;
+    info_.svmCapabilities = 0; // an emulated discrete device shares no memory
   }
 }
 
@@ -58,6 +59,18 @@ llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateMemory(uint64_
   if (!memory)
     return memory.takeError();
   return std::unique_ptr<Memory>(std::move(*memory));
+}
+
+llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::allocateSharedMemory(uint64_t size, uint64_t alignment) {
+  if (info_.svmCapabilities == 0)
+    return makeError(Status::Unsupported, "the device has no shared virtual memory");
+  auto memory = allocateMemory(size, kHostMemoryProperties, alignment);
+  if (!memory)
+    return memory.takeError();
+  auto *host = static_cast<HostMemory *>(memory->get());
+  if (reinterpret_cast<uint64_t>(host->data()) != host->deviceAddress())
+    return makeError(Status::Unsupported, "the device's addresses are not the host's");
+  return memory;
 }
 
 llvm::Expected<std::unique_ptr<Memory>> HostMemoryDevice::wrapHostMemory(void *pointer, uint64_t size) {

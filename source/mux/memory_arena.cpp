@@ -117,6 +117,23 @@ llvm::Expected<std::unique_ptr<WindowArena>> WindowArena::create(uint64_t base, 
   return std::unique_ptr<WindowArena>(new WindowArena(base, size, static_cast<std::byte *>(host)));
 }
 
+llvm::Expected<std::unique_ptr<WindowArena>> WindowArena::createIdentity(uint64_t size) {
+  if (size == 0 || size % pageSize() != 0)
+    return makeError(Status::InvalidArgument, "memory window must be a non-empty whole number of pages");
+  void *host = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (host == MAP_FAILED)
+    return makeError(Status::OutOfMemory, "cannot reserve " + std::to_string(size) + " bytes for a memory window");
+  return std::unique_ptr<WindowArena>(
+      new WindowArena(reinterpret_cast<uint64_t>(host), size, static_cast<std::byte *>(host)));
+}
+
+std::optional<uint64_t> WindowArena::deviceAddressOf(const void *host) const {
+  const auto *byte = static_cast<const std::byte *>(host);
+  if (byte < host_ || static_cast<uint64_t>(byte - host_) >= size_)
+    return std::nullopt;
+  return base_ + static_cast<uint64_t>(byte - host_);
+}
+
 WindowArena::WindowArena(uint64_t base, uint64_t size, std::byte *host) : base_(base), size_(size), host_(host) {
   free_.emplace(0, size);
 }

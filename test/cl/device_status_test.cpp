@@ -5,6 +5,7 @@
 
 #include <CL/cl_ext_polymux.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -18,6 +19,20 @@ constexpr const char *kSpinSource = R"(
     kernel void spin(global uint *out, uint rounds) {
       uint x = (uint)get_global_id(0);
       for (uint i = 0; i < rounds; ++i) x = x * 1664525u + 1013904223u;
+      out[get_global_id(0)] = x;
+    })";
+
+/// Work-group g spins (g + 1) * rounds times: the groups finish one after
+/// the other even on a device that runs them all at once.
+constexpr const char *kStaggeredSource = R"(
+    uint step(uint x) {
+      x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+      return x;
+    }
+    kernel void staggered(global uint *out, uint rounds) {
+      uint x = (uint)get_global_id(0) + 1;
+      for (uint g = 0; g <= (uint)get_group_id(0); ++g)
+        for (uint i = 0; i < rounds; ++i) x = step(step(step(step(x))));
       out[get_global_id(0)] = x;
     })";
 
@@ -156,6 +171,58 @@ TEST_P(DeviceStatusTest, ProgressOfARunningKernel) {
   // 4096 work-items of 20000 rounds: long enough to be seen on any device.
   EXPECT_TRUE(sawLaunch);
   EXPECT_EQ(query<cl_uint>(CL_DEVICE_STATUS_COMMAND_PROGRESS_POLYMUX), 100u);
+}
+
+TEST_P(DeviceStatusTest, ProgressRisesWhileGroupsFinish) {
+  Program program = build(kStaggeredSource);
+  ASSERT_TRUE(program);
+  Kernel staggered = kernel(program, "staggered");
+  const size_t local = 64, groups = 64, global = local * groups;
+  Mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_uint));
+  // Rounds for a launch of at least 300 ms, whatever the device's speed,
+  // but at most 65,535 loop iterations per work-item: lavapipe ends every
+  // loop of an invocation after that many in all.
+  const cl_uint maxRounds = 65535 / groups;
+  cl_uint rounds = 16;
+  for (;;) {
+    setArgs(staggered.get(), out.get(), rounds);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, staggered, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    ASSERT_CL(clFinish(queue_));
+    auto took = std::chrono::steady_clock::now() - start;
+    if (took >= std::chrono::milliseconds(300) || rounds >= maxRounds)
+      break;
+    rounds = std::min<cl_uint>(rounds * (took < std::chrono::milliseconds(30) ? 8 : 2), maxRounds);
+  }
+  setArgs(staggered.get(), out.get(), rounds);
+  Event event;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, staggered, 1, nullptr, &global, &local, 0, nullptr, event.out()));
+  ASSERT_CL(clFlush(queue_));
+  std::vector<cl_uint> seen;
+  while (eventInfo<cl_int>(event, CL_EVENT_COMMAND_EXECUTION_STATUS) > CL_COMPLETE) {
+    cl_uint progress = query<cl_uint>(CL_DEVICE_STATUS_COMMAND_PROGRESS_POLYMUX);
+    if (progress > 0 && progress < 100 && (seen.empty() || seen.back() != progress))
+      seen.push_back(progress);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ASSERT_CL(clFinish(queue_));
+  // Values between 0 and 100, never falling: the groups were seen finishing.
+  ASSERT_GE(seen.size(), 2u) << "rounds " << rounds;
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(query<cl_uint>(CL_DEVICE_STATUS_COMMAND_PROGRESS_POLYMUX), 100u);
+  // And the kernel did its work.
+  std::vector<cl_uint> results(global);
+  ASSERT_CL(
+      clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, global * sizeof(cl_uint), results.data(), 0, nullptr, nullptr));
+  for (size_t id : {size_t(0), global / 2 + 3, global - 1}) {
+    uint32_t x = uint32_t(id) + 1, steps = 4 * uint32_t(id / local + 1) * rounds;
+    for (uint32_t i = 0; i < steps; ++i) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+    }
+    EXPECT_EQ(results[id], x) << "work-item " << id;
+  }
 }
 
 TEST_P(DeviceStatusTest, MemoryCheckPasses) {

@@ -109,6 +109,10 @@ template <typename Predicate> size_t countInstructions(const std::vector<uint32_
   return count;
 }
 
+/// The OpAtomicIAdd every kernel ends with: its progress counter
+/// (compiler/abi/vulkan_kernel_abi.h, "Progress").
+inline constexpr size_t kProgressAtomics = 1;
+
 /// How many instructions of `spirv` have `opcode`.
 inline size_t opcodeCount(const std::vector<uint32_t> &spirv, uint32_t opcode) {
   return countInstructions(spirv, [&](std::span<const uint32_t> words) { return (words[0] & 0xffff) == opcode; });

@@ -54,3 +54,31 @@ TEST(HeapArena, LargeBlocksStartOnAHugePage) {
 }
 
 } // namespace
+
+// A window at the addresses of its own host view: blocks' device addresses
+// are their host addresses, and only pointers inside it can be wrapped.
+TEST(WindowArena, IdentityWindowMapsHostAddressesToThemselves) {
+  constexpr uint64_t kSize = 1 << 20;
+  auto arena = mux::support::WindowArena::createIdentity(kSize);
+  ASSERT_TRUE(static_cast<bool>(arena)) << llvm::toString(arena.takeError());
+  EXPECT_TRUE((*arena)->identityMapped());
+  EXPECT_EQ((*arena)->base(), reinterpret_cast<uint64_t>((*arena)->host()));
+  auto block = (*arena)->allocate(4096, 256);
+  ASSERT_TRUE(static_cast<bool>(block)) << llvm::toString(block.takeError());
+  EXPECT_EQ(block->deviceAddress, reinterpret_cast<uint64_t>(block->host));
+  EXPECT_EQ((*arena)->deviceAddressOf(block->host + 10), block->deviceAddress + 10);
+  int outside = 0;
+  EXPECT_EQ((*arena)->deviceAddressOf(&outside), std::nullopt);
+  EXPECT_EQ((*arena)->deviceAddressOf((*arena)->host() + kSize), std::nullopt);
+  (*arena)->release(*block, 4096, 256);
+}
+
+// A window elsewhere still wraps its own memory, at its device address.
+TEST(WindowArena, FixedWindowWrapsOnlyItsOwnMemory) {
+  auto arena = mux::support::WindowArena::create(0x8000'0000, 1 << 20);
+  ASSERT_TRUE(static_cast<bool>(arena)) << llvm::toString(arena.takeError());
+  EXPECT_FALSE((*arena)->identityMapped());
+  EXPECT_EQ((*arena)->deviceAddressOf((*arena)->host() + 64), uint64_t{0x8000'0000 + 64});
+  int outside = 0;
+  EXPECT_EQ((*arena)->deviceAddressOf(&outside), std::nullopt);
+}

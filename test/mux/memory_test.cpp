@@ -88,6 +88,30 @@ TEST_P(MemoryTest, WrappedHostMemoryIsZeroCopy) {
   (*memory)->unmap();
 }
 
+// Shared virtual memory: on devices that offer it, the host address of the
+// memory is the device address of a buffer bound to it, and wrapping it
+// gives that address again; elsewhere the verb is Unsupported.
+TEST_P(MemoryTest, SharedMemoryHasOneAddress) {
+  auto shared = device().allocateSharedMemory(1000, 256);
+  if (info().svmCapabilities == 0) {
+    EXPECT_EQ(statusOf(std::move(shared)), mux::Status::Unsupported);
+    return;
+  }
+  MUX_ASSERT_VALUE(memory, std::move(shared));
+  MUX_ASSERT_VALUE(pointer, memory->map(0, 1000));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pointer) % 256, 0u);
+  MUX_ASSERT_VALUE(buffer, device().createBuffer(1000));
+  MUX_ASSERT_OK(buffer->bind(*memory, 0));
+  EXPECT_EQ(buffer->deviceAddress(), reinterpret_cast<uint64_t>(pointer));
+  MUX_ASSERT_VALUE(wrapped, device().wrapHostMemory(pointer, 1000));
+  MUX_ASSERT_VALUE(view, device().createBuffer(1000));
+  MUX_ASSERT_OK(view->bind(*wrapped, 0));
+  EXPECT_EQ(view->deviceAddress(), reinterpret_cast<uint64_t>(pointer));
+  view.reset();
+  buffer.reset();
+  memory->unmap();
+}
+
 TEST_P(MemoryTest, WrapRejectsNullOrEmpty) {
   char byte = 0;
   EXPECT_EQ(statusOf(device().wrapHostMemory(nullptr, 64)), mux::Status::InvalidArgument);

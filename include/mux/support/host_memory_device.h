@@ -30,6 +30,10 @@ public:
   /// Wraps the application's memory without a copy; Unsupported when the
   /// arena's device cannot address it.
   llvm::Expected<std::unique_ptr<Memory>> wrapHostMemory(void *pointer, uint64_t size) override;
+  /// Arena memory whose host address is its device address; Unsupported
+  /// when the arena maps device addresses elsewhere (svmCapabilities
+  /// should then be 0).
+  llvm::Expected<std::unique_ptr<Memory>> allocateSharedMemory(uint64_t size, uint64_t alignment) override;
   /// A HostBuffer aligned to memBaseAddrAlign; the size must be in (0, maxMemAllocSize].
   llvm::Expected<std::unique_ptr<Buffer>> createBuffer(uint64_t size) override;
   llvm::Expected<std::unique_ptr<QueryPool>> createQueryPool(uint32_t count) override;

@@ -38,16 +38,22 @@ MemoryArena &heapArena();
 /// A window of device addresses [base, base + size) backed by one host
 /// reservation whose pages the system provides on first touch. Blocks are
 /// placed first-fit and freed blocks coalesce; whole pages of a freed block
-/// go back to the system. Application memory cannot be wrapped.
+/// go back to the system. Only memory inside the window can be wrapped.
 class WindowArena final : public MemoryArena {
 public:
   /// OutOfMemory when the host cannot reserve `size` bytes of address space.
   static llvm::Expected<std::unique_ptr<WindowArena>> create(uint64_t base, uint64_t size);
+  /// A window whose device addresses are its host addresses (base is where
+  /// the host reservation landed): host pointers into it are valid device
+  /// pointers, which shared virtual memory needs.
+  static llvm::Expected<std::unique_ptr<WindowArena>> createIdentity(uint64_t size);
   ~WindowArena() override;
 
   llvm::Expected<Block> allocate(uint64_t size, uint64_t alignment) override;
   void release(Block block, uint64_t size, uint64_t alignment) override;
-  std::optional<uint64_t> deviceAddressOf(const void *) const override { return std::nullopt; }
+  /// The device address of a host pointer inside the window, else nullopt.
+  std::optional<uint64_t> deviceAddressOf(const void *host) const override;
+  bool identityMapped() const { return reinterpret_cast<uint64_t>(host_) == base_; }
 
   uint64_t base() const { return base_; }
   uint64_t size() const { return size_; }

@@ -200,6 +200,13 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   info.maxParameterSize = 1024;
   info.memBaseAddrAlign = 128;
   info.hostUnifiedMemory = true;
+  // Kernels run on host threads in the process's address space: any host
+  // allocation is device memory at the same address, usable by both at once.
+  // SVM atomics too: kernel atomics are the CPU's own atomic instructions
+  // (every scope, all SVM devices included), so they interoperate with the
+  // host's C11 atomics on the same memory.
+  info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer |
+                         mux::svm_capability::Atomics;
   info.printfBufferSize = 1 << 20;
 
   uint32_t floatBytes = vectorRegisterBytes(false);

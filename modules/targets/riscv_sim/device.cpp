@@ -6,8 +6,29 @@
 
 namespace riscv_sim {
 
+namespace {
+
+/// DRAM at the guest addresses of its host view when they leave the fixed
+/// regions below dramBase (return address, program, local memory) alone;
+/// otherwise at dramBase, without shared virtual memory.
+llvm::Expected<std::unique_ptr<mux::support::WindowArena>> createDram(DeviceDescription &description) {
+  if (auto identity = mux::support::WindowArena::createIdentity(description.dramSize)) {
+    const uint64_t lowest = description.dramBase; // every fixed region lies below it
+    if ((*identity)->base() >= lowest) {
+      description.dramBase = (*identity)->base();
+      description.dramIdentityMapped = true;
+      return std::move(*identity);
+    }
+  } else {
+    llvm::consumeError(identity.takeError());
+  }
+  return mux::support::WindowArena::create(description.dramBase, description.dramSize);
+}
+
+} // namespace
+
 llvm::Expected<std::unique_ptr<Device>> Device::create(DeviceDescription description) {
-  auto dram = mux::support::WindowArena::create(description.dramBase, description.dramSize);
+  auto dram = createDram(description);
   if (!dram)
     return dram.takeError();
   auto harts = HartArray::create(description);

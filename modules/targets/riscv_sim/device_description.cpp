@@ -32,10 +32,11 @@ SECTIONS {
 
 std::string DeviceDescription::summary() const {
   std::ostringstream text;
-  text << name << " harts " << harts << " return " << returnAddress << " program " << programBase << "+"
-       << programSize << " scratch " << scratchBase << "+" << scratchSize << " stack " << stackSize << " guard " << stackGuardSize << " local "
-       << localMemSize << " dram " << dramBase << "+" << dramSize << " clock " << clockMHz << " wg "
-       << maxWorkGroupSize;
+  text << name << " harts " << harts << " return " << returnAddress << " program " << programBase << "+" << programSize
+       << " scratch " << scratchBase << "+" << scratchSize << " stack " << stackSize << " guard " << stackGuardSize
+       << " local " << localMemSize << " dram "
+       << (dramIdentityMapped ? std::string("identity") : std::to_string(dramBase)) << "+" << dramSize << " clock "
+       << clockMHz << " wg " << maxWorkGroupSize;
   return text.str();
 }
 

@@ -15,7 +15,10 @@
 //                                           state; an unmapped 64 KiB guard,
 //                                           then the 1 MiB stack at the top
 //   [dramBase, +dramSize)      0x8000_0000  DRAM, shared by all harts:
-//                                           buffers and printf buffers
+//                                           buffers and printf buffers;
+//                                           Device::create moves it to the
+//                                           host address of its view
+//                                           (dramIdentityMapped)
 #pragma once
 
 #include <cstdint>
@@ -45,6 +48,11 @@ struct DeviceDescription {
   uint64_t localMemSize = 64 * 1024;
   uint64_t dramBase = 0x8000'0000;
   uint64_t dramSize = 1ull << 30;
+  /// Set by Device::create when DRAM sits at the guest addresses equal to
+  /// its host view's addresses (dramBase is then where the host reserved
+  /// it): host pointers into DRAM are guest pointers, so the device offers
+  /// shared virtual memory.
+  bool dramIdentityMapped = false;
   /// Nominal clock, for CL_DEVICE_MAX_CLOCK_FREQUENCY and timestamps of
   /// simulated time: one instruction per cycle.
   uint32_t clockMHz = 1000;

@@ -53,6 +53,14 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.memBaseAddrAlign = 128;
   // The device has its own address space: application memory is copied.
   info.hostUnifiedMemory = false;
+  // With DRAM identity-mapped, a host pointer into it is the same guest
+  // pointer, and harts read and write the host memory itself, so buffers
+  // may be shared fine-grained; AMOs and LR/SC are host atomics on that
+  // memory and FENCE a host fence, so SVM atomics interoperate with the
+  // host's too.
+  if (description.dramIdentityMapped)
+    info.svmCapabilities = mux::svm_capability::CoarseGrainBuffer | mux::svm_capability::FineGrainBuffer |
+                           mux::svm_capability::Atomics;
   info.printfBufferSize = 1 << 20;
 
   // rv64gc has no vector registers: every width is one element.

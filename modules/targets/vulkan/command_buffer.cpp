@@ -406,6 +406,7 @@ void CommandBuffer::reset() {
   first.userCallback = nullptr;
   first.hasCommands = false;
   first.hostReads = false;
+  progressCounters_.clear();
   arena_.reset();
   hostArena_.reset();
   finalized_ = false;

@@ -69,6 +69,14 @@ public:
   /// Whether the last finalize() kept the Vulkan command buffers of the
   /// recording before it (command_tape.h), instead of recording anew.
   bool reusedRecording() const { return reusedRecording_; }
+  /// A launch's counter of finished work-items (compiler/abi/
+  /// vulkan_kernel_abi.h, "Progress"): the kernel adds to it, never resets
+  /// it.
+  struct ProgressCounter {
+    const uint32_t *host; ///< its host view
+    uint64_t workItems;   ///< the launch's
+  };
+  std::span<const ProgressCounter> progressCounters() const { return progressCounters_; }
   /// Whether a dispatch of this command buffer is under way (queue mutex).
   bool executing() const { return executing_; }
   void setExecuting(bool executing) { executing_ = executing; }
@@ -154,6 +162,7 @@ private:
   RecordArena arena_;     ///< what the device reads
   RecordArena hostArena_; ///< what the host reads
   std::vector<Segment> segments_;
+  std::vector<ProgressCounter> progressCounters_; ///< of every launch, in recording order
   /// The segments of the last finalized recording, from reset() until the
   /// next finalize() reuses or discards their command buffers.
   std::vector<Recorded> previous_;

@@ -151,7 +151,6 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
     segments_.back().hostReads = true;
     segments_.back().actions.push_back({Action::Kind::AccessCheck, nullptr, {}, report->host, kernel.name()});
   }
-  push.set64(abi::LaunchField::AccessScratch, device_.accessScratchAddress());
   if (info.offsetOf(abi::LaunchField::KernelExit) != abi::kNotUsed) {
     // The exit record starts unset at every run of the command buffer, as
     // the printf header below.
@@ -166,6 +165,19 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
     push.set64(abi::LaunchField::KernelExit, record->address);
     segments_.back().hostReads = true;
     segments_.back().actions.push_back({Action::Kind::ExitRecord, nullptr, {}, record->host, kernel.name()});
+  }
+  if (info.offsetOf(abi::LaunchField::Progress) != abi::kNotUsed) {
+    // Device-local where it can be: the kernel's atomics stay on the GPU,
+    // and only a status query reads it across the bus.
+    auto counter = arena_.allocate(sizeof(uint32_t), alignof(uint32_t));
+    if (!counter)
+      return counter.takeError();
+    std::memset(counter->host, 0, sizeof(uint32_t));
+    push.set64(abi::LaunchField::Progress, counter->address);
+    uint64_t workItems = 1;
+    for (uint64_t size : global)
+      workItems *= size;
+    progressCounters_.push_back({reinterpret_cast<const uint32_t *>(counter->host), workItems});
   }
   if (info.flags & compiler::VulkanKernelUsesPrintf) {
     // The header is rewritten on the device at each run of the command

@@ -255,8 +255,9 @@ llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
     if (auto it = shared_.pipelines.find(key); it != shared_.pipelines.end())
       return it->second;
   }
-  // Specialization constants: the local size, then each __local argument's
-  // byte size under the id the binary gives it.
+  // Specialization constants: the local size, each __local argument's byte
+  // size under the id the binary gives it, and the device's scratch area
+  // for failed accesses (two words).
   std::vector<VkSpecializationMapEntry> entries;
   std::vector<uint32_t> values;
   for (uint32_t d = 0; d < 3; ++d) {
@@ -271,6 +272,10 @@ llvm::Expected<VkPipeline> Kernel::pipeline(const PipelineKey &key) {
     values.push_back(localIndex < key.localArgSizes.size() ? key.localArgSizes[localIndex] : abi::kLocalArgGranule);
     ++localIndex;
   }
+  const uint64_t scratch = program_->device.accessScratchAddress();
+  entries.push_back({abi::kAccessScratchSpecId, static_cast<uint32_t>(values.size() * 4), 8});
+  values.push_back(static_cast<uint32_t>(scratch));
+  values.push_back(static_cast<uint32_t>(scratch >> 32));
   VkSpecializationInfo specialization{};
   specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
   specialization.pMapEntries = entries.data();

@@ -141,6 +141,34 @@ void Queue::submitReady() {
   }
 }
 
+void Queue::reportLaunchesStarted(Dispatch &dispatch) {
+  // The counters only grow (one command buffer runs one dispatch at a
+  // time): what they hold now is where this dispatch starts.
+  struct Launch {
+    const volatile uint32_t *counter;
+    uint32_t start;
+    uint64_t workItems;
+  };
+  std::vector<Launch> launches;
+  uint64_t total = 0;
+  for (const CommandBuffer::ProgressCounter &counter : dispatch.commandBuffer->progressCounters()) {
+    if (counter.workItems > UINT32_MAX) {
+      // Its 32-bit counter could wrap: the dispatch's progress stays 0.
+      launches.clear();
+      total = 0;
+      break;
+    }
+    launches.push_back({counter.host, *static_cast<const volatile uint32_t *>(counter.host), counter.workItems});
+    total += counter.workItems;
+  }
+  dispatch.progressToken = activity_.launchStarted(total, [launches = std::move(launches)] {
+    uint64_t done = 0;
+    for (const Launch &launch : launches)
+      done += std::min<uint64_t>(launch.workItems, uint32_t(*launch.counter - launch.start));
+    return done;
+  });
+}
+
 void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
   const size_t segment = dispatch->nextSegment++;
   const bool first = segment == 0;
@@ -152,7 +180,7 @@ void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
         dispatch->work = mux::DeviceActivity::Work::Kernel;
     activity_.begin(dispatch->work, mux::DeviceActivity::steadyNs());
     if (dispatch->work == mux::DeviceActivity::Work::Kernel)
-      activity_.launchStarted(0);
+      reportLaunchesStarted(*dispatch);
   }
   VkResult result = lost_ ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
   TimestampWindow window;
@@ -350,7 +378,7 @@ void Queue::finishDispatch(const std::shared_ptr<Dispatch> &dispatch) {
   if (dispatch->reportedBusy) {
     activity_.end(dispatch->work, mux::DeviceActivity::steadyNs());
     if (dispatch->work == mux::DeviceActivity::Work::Kernel)
-      activity_.launchEnded();
+      activity_.launchEnded(dispatch->progressToken);
   }
   mux::Outcome outcome =
       dispatch->outcome.status == mux::Status::Success ? dispatch->commandFailure : dispatch->outcome;

@@ -80,9 +80,11 @@ private:
     /// its buffers): it fails the dispatch, not the commands after it.
     mux::Outcome commandFailure;
     /// Reported to the device's activity from its first submission to its
-    /// end: as a kernel launch (work-groups are not seen) or transfers.
+    /// end: as a kernel launch (its progress read from the launches'
+    /// counters) or transfers.
     bool reportedBusy = false;
     mux::DeviceActivity::Work work = mux::DeviceActivity::Work::Transfer;
+    uint64_t progressToken = 0; ///< from DeviceActivity::launchStarted
   };
   struct Submission {
     std::shared_ptr<Dispatch> dispatch;
@@ -96,6 +98,9 @@ private:
 
   /// Submits every held dispatch that can go now. Caller holds mutex_.
   void submitReady();
+  /// Reports `dispatch`'s launches as started, their progress read from
+  /// their counters from now on. Caller holds mutex_.
+  void reportLaunchesStarted(Dispatch &dispatch);
   /// Submits `dispatch`'s next segment, or fails it when the device is lost.
   /// Caller holds mutex_.
   void submitSegment(const std::shared_ptr<Dispatch> &dispatch);

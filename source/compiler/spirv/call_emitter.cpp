@@ -162,13 +162,18 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
     return std::move(*handled);
   if (std::optional<llvm::Error> handled = emitSubGroupBuiltin(call, name))
     return std::move(*handled);
-  if (name == kPrintfBufferFunction || name == kAccessReportFunction || name == kAccessScratchFunction ||
-      name == kKernelExitRecordFunction) {
-    LaunchField field = name == kPrintfBufferFunction       ? LaunchField::PrintfBuffer
-                        : name == kAccessReportFunction     ? LaunchField::AccessReport
-                        : name == kKernelExitRecordFunction ? LaunchField::KernelExit
-                                                            : LaunchField::AccessScratch;
+  if (name == kPrintfBufferFunction || name == kAccessReportFunction || name == kKernelExitRecordFunction) {
+    LaunchField field = name == kPrintfBufferFunction   ? LaunchField::PrintfBuffer
+                        : name == kAccessReportFunction ? LaunchField::AccessReport
+                                                        : LaunchField::KernelExit;
     op(spv::Op::OpCopyObject, uint64Type(), {launchField(field, 0)}, values_[&call]);
+    return llvm::Error::success();
+  }
+  if (name == kAccessScratchFunction) {
+    Id &scratch = state_.accessScratch;
+    if (!scratch)
+      scratch = builder_.specConstant64(uint64Type(), 0, abi::vulkan::kAccessScratchSpecId);
+    op(spv::Op::OpCopyObject, uint64Type(), {scratch}, values_[&call]);
     return llvm::Error::success();
   }
   if (name == kAccessRangeBaseFunction || name == kAccessRangeSizeFunction)

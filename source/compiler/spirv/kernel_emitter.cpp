@@ -136,7 +136,8 @@ llvm::Error KernelEmitter::layoutPushConstants() {
   // its natural alignment (the push-constant block follows scalar layout).
   // Arguments that do not fit go to an argument buffer, laid out the same
   // way from offset 0, whose address is a launch field.
-  usedLaunchFields_ = launchFieldsUsedBy(kernel_);
+  // Every kernel counts its finished work-items (emitProgressCount).
+  usedLaunchFields_ = launchFieldsUsedBy(kernel_) | (1u << unsigned(LaunchField::Progress));
   rangeArguments_ = accessRangeArguments(kernel_);
   if (!usedProgramScopeVariables().empty())
     usedLaunchFields_ |= 1u << unsigned(LaunchField::GlobalVariables);
@@ -501,6 +502,7 @@ llvm::Error KernelEmitter::emitTerminator(llvm::Instruction &terminator, const S
   if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(&terminator)) {
     if (ret->getReturnValue())
       return unsupported(terminator, "returning a value from a kernel");
+    emitProgressCount();
     opNoResult(spv::Op::OpReturn, {});
     return llvm::Error::success();
   }

@@ -48,6 +48,7 @@ struct ModuleState {
   const VulkanTargetConfig &config;
   llvm::DenseMap<llvm::Type *, Id> types;
   std::array<Id, 3> localSize{0, 0, 0}; ///< spec constants 0, 1, 2
+  Id accessScratch = 0;                 ///< spec constant kAccessScratchSpecId
   Id workgroupId = 0, localInvocationId = 0;
   /// Scalar Input built-ins (subgroup ones) by spv::BuiltIn.
   llvm::DenseMap<uint32_t, Id> scalarBuiltins;
@@ -171,6 +172,9 @@ private:
   Id activeLanes();
   /// At the kernel's start: the sub-group size, if the kernel asks for it.
   void emitSubGroupEntry();
+  /// Before a return: adds the work-items returning to the launch's
+  /// progress counter (progress_counter.cpp).
+  void emitProgressCount();
   Id globalAddress(llvm::Value *pointer, const llvm::Instruction &user, llvm::Error &error);
   Id physicalPointer(llvm::Value *pointer, llvm::Type *pointee, const llvm::Instruction &user, llvm::Error &error);
   Id launchField(abi::vulkan::LaunchField field, uint32_t dimension);

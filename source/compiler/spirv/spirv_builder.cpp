@@ -177,6 +177,12 @@ Id ModuleBuilder::specConstant(Id type, uint32_t value, uint32_t specId) {
   decorate(id, spv::Decoration::SpecId, {specId});
   return id;
 }
+Id ModuleBuilder::specConstant64(Id type, uint64_t value, uint32_t specId) {
+  Id id = newId();
+  instruction(globals_, spv::Op::OpSpecConstant, {type, id, uint32_t(value), uint32_t(value >> 32)});
+  decorate(id, spv::Decoration::SpecId, {specId});
+  return id;
+}
 Id ModuleBuilder::specConstantOp(Id type, spv::Op opcode, std::initializer_list<Id> operands) {
   Id id = newId();
   std::vector<uint32_t> words{type, id, uint32_t(opcode)};

@@ -54,6 +54,8 @@ public:
   Id constantNull(Id type);
   Id undef(Id type);
   Id specConstant(Id type, uint32_t value, uint32_t specId);
+  /// A 64-bit integer specialization constant.
+  Id specConstant64(Id type, uint64_t value, uint32_t specId);
   /// OpSpecConstantOp computing `opcode` on constant operands.
   Id specConstantOp(Id type, spv::Op opcode, std::initializer_list<Id> operands);
   /// A module-scope OpVariable.

@@ -90,8 +90,6 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
       fields |= bit(LaunchField::PrintfBuffer);
     else if (callee->getName() == kAccessReportFunction)
       fields |= bit(LaunchField::AccessReport);
-    else if (callee->getName() == kAccessScratchFunction)
-      fields |= bit(LaunchField::AccessScratch);
     else if (callee->getName() == kKernelExitRecordFunction)
       fields |= bit(LaunchField::KernelExit);
     else if (callee->getName() == kAccessRangeBaseFunction && accessRangeIndex(*call) == kernel.arg_size())

@@ -39,7 +39,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kVulkanBinaryVersion = 4; // 4: the KernelExit launch field
+inline constexpr uint32_t kVulkanBinaryVersion = 5; // 5: the Progress launch field
 
 enum VulkanKernelFlags : uint32_t {
   /// The kernel calls printf: give it a printf buffer (LaunchField::PrintfBuffer).

@@ -44,8 +44,10 @@
 // (not kNotUsed), where the runtime stores an AccessRange of the argument's
 // whole buffer ({0, 0} for NULL) in the same block as the arguments; the
 // program-scope block's range is the launch field GlobalVariables and the
-// block's size. An access outside its ranges uses the scratch area at the
-// launch field AccessScratch instead (the access is not done), and the
+// block's size. An access outside its ranges uses the device's scratch area
+// instead (the access is not done), whose address is the 64-bit
+// specialization constant kAccessScratchSpecId (one address per device,
+// so it takes no push-constant bytes), and the
 // work-item fills the AccessReport at the launch field AccessReport before
 // it ends; the runtime then fails the command.
 //
@@ -59,6 +61,14 @@
 // of the driver's. (A scratch word past the kernel's would keep its data,
 // but a device with exactly the 32 KiB of __local memory OpenCL requires,
 // as lavapipe has, has no room for one.)
+//
+// Progress. Every kernel adds the work-items that have finished to the
+// 32-bit counter at the launch field Progress as they return: once per
+// sub-group (its active work-items), or once per work-item on a device
+// without sub-group operations. The runtime never resets the counter: it
+// reads it before a launch runs and again while it runs, and the growth
+// against the launch's work-items is the progress that
+// cl_polymux_device_status reports.
 #pragma once
 
 #include <cstdint>
@@ -77,8 +87,8 @@ enum class LaunchField : uint32_t {
   GlobalVariables,   ///< uint64: device address of the program-scope variable block
   ArgumentBuffer,    ///< uint64: device address of the argument buffer
   AccessReport,      ///< uint64: device address of the launch's AccessReport (zeroed by the runtime)
-  AccessScratch,     ///< uint64: device address of kAccessScratchSize bytes for failed accesses
   KernelExit,        ///< uint64: device address of the launch's exit record (cl_polymux_kernel_exit)
+  Progress,          ///< uint64: device address of the launch's uint32 counter of finished work-items
   Count,
 };
 
@@ -93,8 +103,8 @@ constexpr uint32_t launchFieldSize(LaunchField field) {
   case LaunchField::GlobalVariables:
   case LaunchField::ArgumentBuffer:
   case LaunchField::AccessReport:
-  case LaunchField::AccessScratch:
   case LaunchField::KernelExit:
+  case LaunchField::Progress:
     return 8;
   default:
     return 12;
@@ -110,6 +120,9 @@ inline constexpr uint32_t kLocalSizeYId = 1;
 inline constexpr uint32_t kLocalSizeZId = 2;
 /// __local pointer arguments get ids from here on, in argument order.
 inline constexpr uint32_t kFirstLocalArgSpecId = 3;
+/// The 64-bit device address of the device's kAccessScratchSize bytes for
+/// failed accesses (far above the __local argument ids).
+inline constexpr uint32_t kAccessScratchSpecId = 0x10000;
 /// __local argument sizes are rounded up to a multiple of this.
 inline constexpr uint32_t kLocalArgGranule = 16;
 
