@@ -9,6 +9,7 @@
 #include "info.h"
 #include "kernel.h"
 #include "mutable_command.h"
+#include "svm_allocations.h"
 
 #include <algorithm>
 #include <new>
@@ -243,6 +244,12 @@ cl_int CommandBufferObject::updateLaunches(std::vector<LaunchUpdate> &updates) {
   if (code == CL_SUCCESS)
     instances_.push_back(std::move(kept));
   return code;
+}
+
+cl_mutable_dispatch_fields_khr mutableDispatchCapabilities(const Device &device) {
+  return CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
+         CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
+         (supportsSvm(device) ? CL_MUTABLE_DISPATCH_EXEC_INFO_KHR : 0);
 }
 
 namespace {

@@ -168,10 +168,9 @@ struct CommandBufferObject::LaunchUpdate {
 };
 
 /// The kernel capabilities a mutable-dispatch device offers (device.cpp
-/// reports them; recording and updating check against them).
-constexpr cl_mutable_dispatch_fields_khr kMutableDispatchCapabilities =
-    CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR | CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR |
-    CL_MUTABLE_DISPATCH_ARGUMENTS_KHR;
+/// reports them; recording and updating check against them): exec info
+/// (whose parameters are all SVM's) where the device has SVM.
+cl_mutable_dispatch_fields_khr mutableDispatchCapabilities(const Device &device);
 
 /// clCommandNDRangeKernelKHR once the command buffer is known to be
 /// recording (under its mutex): the properties, the mutable handle, then

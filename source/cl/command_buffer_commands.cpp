@@ -1,5 +1,5 @@
-// cl_khr_command_buffer: the clCommand*KHR entry points (but the image and SVM
-// ones, command_buffer_unsupported.cpp). Each runs the same checks and builds
+// cl_khr_command_buffer: the clCommand*KHR entry points (but the image ones,
+// command_buffer_unsupported.cpp). Each runs the same checks and builds
 // the same Command as its clEnqueue* twin (command_builders.h), then records it into
 // the command buffer's mux command buffer instead of a queue's batch.
 #include "command_buffer.h"
@@ -87,6 +87,32 @@ cl_int CL_API_CALL commandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
         return recordKernelCommand(commandBuffer, queue, properties, kernel, work_dim, global_work_offset,
                                    global_work_size, local_work_size, sync_point, mutable_handle);
       });
+}
+
+// Revision 0.9.4's SVM commands: a copy between two host ranges, which
+// clEnqueueSVMMemcpy does on the host, is no device work to record.
+cl_int CL_API_CALL commandSVMMemcpyKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                                       const cl_command_properties_khr *properties, void *dst_ptr, const void *src_ptr,
+                                       size_t size, cl_uint num_sync_points_in_wait_list,
+                                       const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+                                       cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle,
+                       [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildSvmMemcpy(queue, dst_ptr, src_ptr, size, /*hostCopies=*/false, sink);
+                       });
+}
+
+cl_int CL_API_CALL commandSVMMemFillKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                                        const cl_command_properties_khr *properties, void *svm_ptr, const void *pattern,
+                                        size_t pattern_size, size_t size, cl_uint num_sync_points_in_wait_list,
+                                        const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+                                        cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle,
+                       [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildSvmMemFill(queue, svm_ptr, pattern, pattern_size, size, sink);
+                       });
 }
 
 } // namespace polymux::cl

@@ -15,7 +15,8 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
                            cl_sync_point_khr *syncPoint, cl_mutable_command_khr *mutableHandle) {
   const bool mutableDispatch = commandBuffer.queue().device().hasExtension("cl_khr_command_buffer_mutable_dispatch");
   // Without the property, every field the device can update may be.
-  cl_mutable_dispatch_fields_khr updatable = kMutableDispatchCapabilities;
+  const cl_mutable_dispatch_fields_khr capabilities = mutableDispatchCapabilities(commandBuffer.queue().device());
+  cl_mutable_dispatch_fields_khr updatable = capabilities;
   cl_mutable_dispatch_asserts_khr asserts = commandBuffer.mutableDispatchAsserts();
   std::vector<cl_command_properties_khr> array;
   if (properties) {
@@ -24,7 +25,7 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
       if (!mutableDispatch)
         return CL_INVALID_VALUE;
       if (p[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR && !fieldsSeen) {
-        if (p[1] & ~kMutableDispatchCapabilities)
+        if (p[1] & ~capabilities)
           return CL_INVALID_VALUE;
         fieldsSeen = true;
         updatable = p[1];

@@ -1,9 +1,6 @@
-// cl_khr_command_buffer's image and SVM commands. No Polymux device supports
-// images (CL_DEVICE_IMAGE_SUPPORT is false) or SVM (CL_DEVICE_SVM_CAPABILITIES
-// is 0): after the checks every recording entry point makes, each fails as
-// clEnqueue*Image and clEnqueueSVMMem* do on such a device
-// (unsupported.cpp). A device that gains SVM needs the SVM commands built
-// like clEnqueueSVMMem*'s.
+// cl_khr_command_buffer's image commands. No Polymux device supports images
+// (CL_DEVICE_IMAGE_SUPPORT is false): after the checks every recording entry
+// point makes, each fails as clEnqueue*Image does on such a device.
 #include "command_buffer.h"
 
 #include "command_buffer_entry_points.h"
@@ -54,24 +51,6 @@ cl_int CL_API_CALL commandFillImageKHR(cl_command_buffer_khr command_buffer, cl_
                                        const size_t *, const size_t *, cl_uint num_sync_points_in_wait_list,
                                        const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *,
                                        cl_mutable_command_khr *mutable_handle) {
-  return unsupportedCommandError(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                                 sync_point_wait_list, mutable_handle);
-}
-
-cl_int CL_API_CALL commandSVMMemcpyKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                                       const cl_command_properties_khr *properties, void *, const void *, size_t,
-                                       cl_uint num_sync_points_in_wait_list,
-                                       const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *,
-                                       cl_mutable_command_khr *mutable_handle) {
-  return unsupportedCommandError(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-                                 sync_point_wait_list, mutable_handle);
-}
-
-cl_int CL_API_CALL commandSVMMemFillKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                                        const cl_command_properties_khr *properties, void *, const void *, size_t,
-                                        size_t, cl_uint num_sync_points_in_wait_list,
-                                        const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *,
-                                        cl_mutable_command_khr *mutable_handle) {
   return unsupportedCommandError(command_buffer, command_queue, properties, num_sync_points_in_wait_list,
                                  sync_point_wait_list, mutable_handle);
 }

@@ -508,7 +508,7 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer_mutable_dispatch"))
       return CL_INVALID_VALUE;
-    return scalar(kMutableDispatchCapabilities);
+    return scalar(mutableDispatchCapabilities(device));
 
   default:
     return CL_INVALID_VALUE;

@@ -33,8 +33,8 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
     // cl_polymux_device_status
     {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
-    // cl_khr_command_buffer (its image and SVM commands fail: no device has
-    // images or SVM)
+    // cl_khr_command_buffer (its image commands fail: no device has images;
+    // its SVM commands, where the device has no SVM)
     {"clCreateCommandBufferKHR", reinterpret_cast<void *>(&clCreateCommandBufferKHR)},
     {"clFinalizeCommandBufferKHR", reinterpret_cast<void *>(&clFinalizeCommandBufferKHR)},
     {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},

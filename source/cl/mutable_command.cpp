@@ -60,13 +60,11 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
   const MutableCommand::Launch &current = *base;
   const cl_mutable_dispatch_fields_khr updatable = current.updatable;
   auto allowed = [&](bool changes, cl_mutable_dispatch_fields_khr field) { return !changes || (updatable & field); };
-  // No SVM and no exec info on any device: such updates are not possible.
-  if (config.num_svm_args || config.num_exec_infos)
-    return CL_INVALID_OPERATION;
-  if (!allowed(config.num_args > 0, CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) ||
+  if (!allowed(config.num_args > 0 || config.num_svm_args > 0, CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) ||
       !allowed(config.global_work_offset, CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR) ||
       !allowed(config.global_work_size, CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR) ||
-      !allowed(config.local_work_size, CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR))
+      !allowed(config.local_work_size, CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR) ||
+      !allowed(config.num_exec_infos > 0, CL_MUTABLE_DISPATCH_EXEC_INFO_KHR))
     return CL_INVALID_OPERATION;
   // 0 keeps the dimensions; they cannot change.
   if (config.work_dim != 0 && config.work_dim != current.workDim)
@@ -74,8 +72,10 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
 
   MutableCommand::Launch &next = staged.launch;
   next = current;
-  if (config.num_args) {
-    // A copy of the kernel as the command last ran it takes the new values.
+  if (config.num_args || config.num_svm_args || config.num_exec_infos) {
+    // A copy of the kernel as the command last ran it takes the new values
+    // (SVM pointers and exec info with clSetKernelArgSVMPointer's and
+    // clSetKernelExecInfo's checks).
     cl_int code = CL_SUCCESS;
     cl_kernel copy = clCloneKernel(current.kernel->handle(), &code);
     if (!copy)
@@ -85,6 +85,16 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
     for (cl_uint i = 0; i < config.num_args; ++i) {
       const cl_mutable_dispatch_arg_khr &arg = config.arg_list[i];
       if (cl_int code = clSetKernelArg(copy, arg.arg_index, arg.arg_size, arg.arg_value))
+        return code;
+    }
+    for (cl_uint i = 0; i < config.num_svm_args; ++i) {
+      const cl_mutable_dispatch_arg_khr &arg = config.arg_svm_list[i];
+      if (cl_int code = clSetKernelArgSVMPointer(copy, arg.arg_index, arg.arg_value))
+        return code;
+    }
+    for (cl_uint i = 0; i < config.num_exec_infos; ++i) {
+      const cl_mutable_dispatch_exec_info_khr &info = config.exec_info_list[i];
+      if (cl_int code = clSetKernelExecInfo(copy, info.param_name, info.param_value_size, info.param_value))
         return code;
     }
   }

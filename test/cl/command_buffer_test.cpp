@@ -111,20 +111,61 @@ TEST_P(CommandBufferTest, DeviceQueries) {
                                                 region, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR, copyImage(nullptr, nullptr, nullptr, nullptr, nullptr, origin, origin,
                                                          region, 0, nullptr, nullptr, nullptr));
-  // No SVM either: the SVM commands of revision 0.9.4 fail as
-  // clEnqueueSVMMemcpy does.
-  EXPECT_EQ(cl_device_svm_capabilities(0),
-            deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES));
+}
+
+// Revision 0.9.4's SVM commands: recorded like clEnqueueSVMMemcpy and
+// clEnqueueSVMMemFill where the device has SVM, refused as they are where
+// it has none.
+TEST_P(CommandBufferTest, SvmCopyAndFill) {
   auto svmCopy = extensionFunction<clCommandSVMMemcpyKHR_fn>("clCommandSVMMemcpyKHR");
   auto svmFill = extensionFunction<clCommandSVMMemFillKHR_fn>("clCommandSVMMemFillKHR");
   ASSERT_TRUE(svmCopy && svmFill);
-  cl_int word = 0;
-  EXPECT_CL_ERR(CL_INVALID_OPERATION,
-                svmCopy(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, 0, nullptr, nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_OPERATION, svmFill(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, sizeof word,
-                                              0, nullptr, nullptr, nullptr));
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  cl_int word = 0, other = 0;
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR,
-                svmCopy(nullptr, nullptr, nullptr, &word, &word, sizeof word, 0, nullptr, nullptr, nullptr));
+                svmCopy(nullptr, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+  if (deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES) == 0) {
+    EXPECT_CL_ERR(CL_INVALID_OPERATION,
+                  svmCopy(commandBuffer, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+    EXPECT_CL_ERR(CL_INVALID_OPERATION, svmFill(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, sizeof word,
+                                                0, nullptr, nullptr, nullptr));
+    return;
+  }
+  constexpr size_t kWords = 256, kBytes = kWords * sizeof(cl_int);
+  cl_int *a = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, kBytes, 0));
+  cl_int *b = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, kBytes, 0));
+  ASSERT_TRUE(a && b);
+  std::vector<cl_int> values(kWords);
+  std::iota(values.begin(), values.end(), -100);
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, a, values.data(), kBytes, 0, nullptr, nullptr));
+  // Fill b, then copy the first half of a into its middle.
+  const cl_int pattern = 0x0badf00d;
+  cl_sync_point_khr filled = 0;
+  ASSERT_CL(
+      svmFill(commandBuffer, nullptr, nullptr, b, &pattern, sizeof pattern, kBytes, 0, nullptr, &filled, nullptr));
+  ASSERT_CL(svmCopy(commandBuffer, nullptr, nullptr, b + kWords / 4, a, kBytes / 2, 1, &filled, nullptr, nullptr));
+  // Command buffers record device work only: no copy between host ranges.
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                svmCopy(commandBuffer, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP,
+                svmCopy(commandBuffer, nullptr, nullptr, a + 1, a, 8 * sizeof(cl_int), 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                svmFill(commandBuffer, nullptr, nullptr, b, &pattern, 3, 12, 0, nullptr, nullptr, nullptr));
+  ASSERT_CL(api_.finalize(commandBuffer));
+  std::vector<cl_int> expected(kWords, pattern);
+  std::copy(values.begin(), values.begin() + kWords / 2, expected.begin() + kWords / 4);
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
+    std::vector<cl_int> got(kWords);
+    ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, got.data(), b, kBytes, 0, nullptr, nullptr));
+    EXPECT_EQ(expected, got) << "round " << round;
+    // Wipe b: the next enqueue must fill and copy again.
+    ASSERT_CL(clEnqueueSVMMemFill(queue_, b, &word, sizeof word, kBytes, 0, nullptr, nullptr));
+  }
+  ASSERT_CL(clFinish(queue_));
+  clSVMFree(context_, a);
+  clSVMFree(context_, b);
 }
 
 TEST_P(CommandBufferExecution, RecordOnceEnqueueManyTimes) {

@@ -90,8 +90,11 @@ TEST_P(MutableDispatchTest, DeviceQueries) {
       EXPECT_EQ(CL_MAKE_VERSION(0, 9, 5), extension.version);
     }
   EXPECT_TRUE(found);
+  // Exec info (whose parameters are all SVM's) only with SVM.
+  const bool svm = deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES) != 0;
   EXPECT_EQ(cl_mutable_dispatch_fields_khr(CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
-                                           CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR),
+                                           CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
+                                           (svm ? CL_MUTABLE_DISPATCH_EXEC_INFO_KHR : 0)),
             deviceInfo<cl_mutable_dispatch_fields_khr>(device(), CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR));
 }
 
@@ -346,6 +349,57 @@ TEST_P(MutableDispatchTest, ErrorsLeaveTheCommandUnchanged) {
   for (size_t i = 0; i < kCount; ++i)
     expected[i] = values[i] * 4 + 1;
   EXPECT_EQ(expected, read<cl_int>(data, kCount));
+}
+
+// SVM pointer arguments are updated through arg_svm_list, with
+// clSetKernelArgSVMPointer's checks, on devices with SVM.
+TEST_P(MutableDispatchTest, UpdateSvmArgument) {
+  if (deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES) == 0)
+    GTEST_SKIP() << "no SVM";
+  const size_t bytes = kCount * sizeof(cl_int);
+  auto *a = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, bytes, 0));
+  auto *b = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, bytes, 0));
+  ASSERT_TRUE(a && b);
+  const auto first = ramp(kCount, 3), second = ramp(kCount, -70);
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, a, first.data(), bytes, 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, b, second.data(), bytes, 0, nullptr, nullptr));
+  ASSERT_CL(clSetKernelArgSVMPointer(scaleAdd_, 0, a));
+  ASSERT_CL(setArg(scaleAdd_.get(), 1, cl_int{3}));
+  ASSERT_CL(setArg(scaleAdd_.get(), 2, cl_int{-1}));
+  CommandBuffer commandBuffer = createMutable();
+  ASSERT_TRUE(commandBuffer);
+  const size_t global = kCount;
+  cl_mutable_command_khr command = nullptr;
+  ASSERT_CL(api_.ndrange(commandBuffer, nullptr, nullptr, scaleAdd_, 1, nullptr, &global, nullptr, 0, nullptr, nullptr,
+                         &command));
+  ASSERT_CL(api_.finalize(commandBuffer));
+  const cl_mutable_dispatch_arg_khr toB{0, 0, b};
+  auto config = dispatchConfig(command);
+  config.num_svm_args = 1;
+  config.arg_svm_list = &toB;
+  ASSERT_CL(update(commandBuffer, config));
+  // Argument 1 is an int: not an SVM pointer argument.
+  const cl_mutable_dispatch_arg_khr notPointer{1, 0, b};
+  config.arg_svm_list = &notPointer;
+  EXPECT_NE(CL_SUCCESS, update(commandBuffer, config));
+  // Exec info, with clSetKernelExecInfo's checks.
+  const void *pointers[] = {a};
+  const cl_mutable_dispatch_exec_info_khr svmPointers{CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof pointers, pointers};
+  const cl_mutable_dispatch_exec_info_khr unknown{0x7777, sizeof pointers, pointers};
+  auto execInfo = dispatchConfig(command);
+  execInfo.num_exec_infos = 1;
+  execInfo.exec_info_list = &svmPointers;
+  ASSERT_CL(update(commandBuffer, execInfo));
+  execInfo.exec_info_list = &unknown;
+  EXPECT_CL_ERR(CL_INVALID_VALUE, update(commandBuffer, execInfo));
+  run(commandBuffer);
+  std::vector<cl_int> gotA(kCount), gotB(kCount);
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, gotA.data(), a, bytes, 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, gotB.data(), b, bytes, 0, nullptr, nullptr));
+  EXPECT_EQ(first, gotA);
+  EXPECT_EQ(scaleAdd(second, 3, -1), gotB);
+  clSVMFree(context_, a);
+  clSVMFree(context_, b);
 }
 
 // Revision 0.9.5: an update while an enqueue has not run yet changes the
