@@ -63,8 +63,9 @@ struct MemoryUse {
 
 class Event;
 
-/// The run of a prerecorded command buffer now on the device (one at a time:
-/// no simultaneous use). The marker the command buffer records after its
+/// The run of a prerecorded command buffer now on the device (one at a time
+/// per mux command buffer: an enqueue while it is in flight runs another,
+/// command_buffer.h). The marker the command buffer records after its
 /// last command completes `event` with the first failure its kernels
 /// reported, like the end marker of a command in a batch.
 struct PrerecordedRun {

@@ -9,31 +9,35 @@
 #include "info.h"
 #include "kernel.h"
 #include "mutable_command.h"
+#include "svm_allocations.h"
 
 #include <algorithm>
 #include <new>
-
-// Added by revision 0.9.2 of the extension, after the installed headers;
-// answered for applications written against newer ones.
-#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
-#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
-#endif
 
 namespace polymux::cl {
 
 CommandBufferObject::CommandBufferObject(CommandQueue &queue, std::unique_ptr<mux::CommandBuffer> commands,
                                          std::vector<cl_command_buffer_properties_khr> properties,
                                          cl_command_buffer_flags_khr flags)
-    : queue_(&queue), commands_(std::move(commands)), properties_(std::move(properties)), flags_(flags) {}
+    : queue_(&queue), properties_(std::move(properties)), flags_(flags) {
+  for (size_t i = 0; i + 1 < properties_.size(); i += 2)
+    if (properties_[i] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR)
+      asserts_ = properties_[i + 1];
+  instances_.push_back(std::make_shared<Instance>());
+  instances_.back()->commands = std::move(commands);
+}
 
 CommandBufferObject::~CommandBufferObject() = default;
+
+bool CommandBufferObject::hasDeferred() const {
+  return std::any_of(recorded_.begin(), recorded_.end(), [](const Recorded &recorded) { return recorded.deferred; });
+}
 
 cl_command_buffer_state_khr CommandBufferObject::state() const {
   std::lock_guard lock(mutex_);
   if (!finalized_)
     return CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
-  return pending_->load(std::memory_order_acquire) ? CL_COMMAND_BUFFER_STATE_PENDING_KHR
-                                                   : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
+  return hasDeferred() ? CL_COMMAND_BUFFER_STATE_FINALIZED_KHR : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
 }
 
 cl_int CommandBufferObject::checkSyncPoints(cl_uint count, const cl_sync_point_khr *syncPoints) const {
@@ -46,16 +50,19 @@ cl_int CommandBufferObject::checkSyncPoints(cl_uint count, const cl_sync_point_k
   return CL_SUCCESS;
 }
 
-llvm::Error CommandBufferObject::recordOne(size_t index) {
+llvm::Error CommandBufferObject::recordOne(Instance &instance, size_t index) {
   const Recorded &command = recorded_[index];
-  if (auto error = command.record(*commands_))
+  // A deferred launch cannot run yet (nor can the command buffer).
+  if (command.deferred || !command.record)
+    return llvm::Error::success();
+  if (auto error = command.record(*instance.commands))
     return error;
   if (command.type != CL_COMMAND_NDRANGE_KERNEL)
     return llvm::Error::success();
   // Nobody observes the kernel, but a fault in it is still reported. The
   // context outlives the command buffer (its queue holds it).
   const Context *context = &queue_->context();
-  return commands_->markCommandEnd([context, run = &run_](const mux::Outcome &outcome) {
+  return instance.commands->markCommandEnd([context, run = &instance.run](const mux::Outcome &outcome) {
     if (outcome.status == mux::Status::Success)
       return;
     context->notify(outcome.detail.empty() ? std::string("Polymux: a kernel in a command buffer failed: ") +
@@ -79,10 +86,10 @@ CommandBufferObject::Recorded CommandBufferObject::recordedFrom(Command &&comman
   return recorded;
 }
 
-cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoint, MutableCommand **handle) {
-  // Called with mutex_ held.
-  recorded_.push_back(recordedFrom(std::move(command)));
-  if (cl_int code = clErrorFromError(recordOne(recorded_.size() - 1))) {
+cl_int CommandBufferObject::append(Recorded recorded, cl_sync_point_khr *syncPoint, MutableCommand **handle) {
+  // Called with mutex_ held, while recording: one instance.
+  recorded_.push_back(std::move(recorded));
+  if (cl_int code = clErrorFromError(recordOne(*instances_.front(), recorded_.size() - 1))) {
     recorded_.pop_back();
     return code;
   }
@@ -95,31 +102,74 @@ cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoi
   return CL_SUCCESS;
 }
 
+cl_int CommandBufferObject::record(Command &&command, cl_sync_point_khr *syncPoint, MutableCommand **handle) {
+  return append(recordedFrom(std::move(command)), syncPoint, handle);
+}
+
+cl_int CommandBufferObject::recordDeferred(cl_sync_point_khr *syncPoint, MutableCommand **handle) {
+  Recorded recorded;
+  recorded.type = CL_COMMAND_NDRANGE_KERNEL;
+  recorded.deferred = true;
+  return append(std::move(recorded), syncPoint, handle);
+}
+
 cl_int CommandBufferObject::finalize() {
   std::lock_guard lock(mutex_);
   if (finalized_)
     return CL_INVALID_OPERATION;
-  if (cl_int code = clErrorFromError(finishRecording()))
+  if (cl_int code = clErrorFromError(finishRecording(*instances_.front())))
     return code;
   finalized_ = true;
   return CL_SUCCESS;
 }
 
-llvm::Error CommandBufferObject::finishRecording() {
+llvm::Error CommandBufferObject::finishRecording(Instance &instance) {
   // Completes the enqueue's event on the device timeline, as the end marker
   // of a command in a batch does, rather than at the dispatch's completion.
-  if (auto error = commands_->markCommandEnd(
-          [run = &run_](const mux::Outcome &outcome) { finishPrerecordedRun(*run, outcome); }))
+  if (auto error = instance.commands->markCommandEnd(
+          [run = &instance.run](const mux::Outcome &outcome) { finishPrerecordedRun(*run, outcome); }))
     return error;
-  return commands_->finalize();
+  return instance.commands->finalize();
 }
 
-cl_int CommandBufferObject::rerecord() {
-  commands_->reset();
+cl_int CommandBufferObject::rerecord(Instance &instance) {
+  instance.commands->reset();
   for (size_t i = 0; i < recorded_.size(); ++i)
-    if (cl_int code = clErrorFromError(recordOne(i)))
+    if (cl_int code = clErrorFromError(recordOne(instance, i)))
       return code;
-  return clErrorFromError(finishRecording());
+  return clErrorFromError(finishRecording(instance));
+}
+
+cl_int CommandBufferObject::claimInstance(std::shared_ptr<Instance> &claimed) {
+  // Called with mutex_ held, so an idle instance stays idle until claimed
+  // here; only the end of an enqueue marks one idle.
+  for (const std::shared_ptr<Instance> &instance : instances_) {
+    bool idle = false;
+    if (instance->busy.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
+      claimed = instance;
+      // A burst of overlapping enqueues left more instances than a steady
+      // pipeline needs: a few idle ones are kept, the others freed.
+      constexpr size_t kSpareInstances = 2;
+      size_t spare = 0;
+      std::erase_if(instances_, [&](const std::shared_ptr<Instance> &other) {
+        return !other->busy.load(std::memory_order_acquire) && ++spare > kSpareInstances;
+      });
+      return CL_SUCCESS;
+    }
+  }
+  auto commands = queue_->device().mux().createCommandBuffer();
+  if (!commands) {
+    llvm::consumeError(commands.takeError());
+    return CL_OUT_OF_RESOURCES;
+  }
+  auto instance = std::make_shared<Instance>();
+  instance->commands = std::move(*commands);
+  instance->busy.store(true, std::memory_order_relaxed);
+  if (cl_int code = rerecord(*instance))
+    return code;
+  instances_.push_back(instance);
+  claimed = std::move(instance);
+  return CL_SUCCESS;
 }
 
 cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWaitList, const cl_event *eventWaitList,
@@ -127,14 +177,16 @@ cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWait
   Command command;
   {
     std::lock_guard lock(mutex_);
-    if (!finalized_)
+    // A mutable launch still waiting for its kernel arguments is the
+    // Finalized state, not Executable.
+    if (!finalized_ || hasDeferred())
       return CL_INVALID_OPERATION;
-    // Simultaneous use is not offered: one enqueue at a time.
-    if (pending_->load(std::memory_order_acquire))
-      return CL_INVALID_OPERATION;
+    std::shared_ptr<Instance> instance;
+    if (cl_int code = claimInstance(instance))
+      return code;
     command.type = CL_COMMAND_COMMAND_BUFFER_KHR;
-    command.prerecorded = commands_.get();
-    command.prerecordedRun = &run_;
+    command.prerecorded = instance->commands.get();
+    command.prerecordedRun = &instance->run;
     command.keepAlive.emplace_back(this);
     for (const Recorded &recorded : recorded_) {
       command.keepAlive.insert(command.keepAlive.end(), recorded.keepAlive.begin(), recorded.keepAlive.end());
@@ -143,24 +195,61 @@ cl_int CommandBufferObject::enqueue(CommandQueue &queue, cl_uint numEventsInWait
       command.memoryUses.append(recorded.memoryUses.begin(), recorded.memoryUses.end());
       command.kernelBufferArgs.append(recorded.kernelBufferArgs.begin(), recorded.kernelBufferArgs.end());
     }
-    // Pending until the batch that runs it lets go of its resources (at
-    // completion), or the command is dropped without running.
-    pending_->fetch_add(1, std::memory_order_acq_rel);
-    std::shared_ptr<std::atomic<uint32_t>> pending = pending_;
-    command.resources.push_back(
-        std::shared_ptr<void>(pending.get(), [pending](void *) { pending->fetch_sub(1, std::memory_order_acq_rel); }));
+    // The instance is the enqueue's until the batch that runs it lets go of
+    // its resources (at completion), or the command is dropped without
+    // running; an update meanwhile leaves it out of instances_.
+    command.resources.push_back(std::shared_ptr<void>(
+        instance.get(), [instance](void *) { instance->busy.store(false, std::memory_order_release); }));
   }
   return queue.enqueue(std::move(command), numEventsInWaitList, eventWaitList, event);
 }
 
 cl_int CommandBufferObject::updateLaunches(std::vector<LaunchUpdate> &updates) {
   for (LaunchUpdate &update : updates) {
+    if (update.deferred) {
+      Recorded deferred;
+      deferred.type = CL_COMMAND_NDRANGE_KERNEL;
+      deferred.deferred = true;
+      recorded_[update.command->index()] = std::move(deferred);
+      continue;
+    }
     update.built.record = [launch = std::move(update.launch)](mux::CommandBuffer &commandBuffer) {
       return recordKernelLaunch(commandBuffer, launch);
     };
     recorded_[update.command->index()] = recordedFrom(std::move(update.built));
   }
-  return rerecord();
+  // Instances in flight finish with the commands they were enqueued with;
+  // they are gone from instances_ and freed when their enqueue lets go.
+  // One idle instance is recorded again now, so that errors show here.
+  std::shared_ptr<Instance> kept;
+  for (const std::shared_ptr<Instance> &instance : instances_) {
+    bool idle = false;
+    if (instance->busy.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
+      kept = instance;
+      break;
+    }
+  }
+  instances_.clear();
+  if (!kept) {
+    auto commands = queue_->device().mux().createCommandBuffer();
+    if (!commands) {
+      llvm::consumeError(commands.takeError());
+      return CL_OUT_OF_RESOURCES;
+    }
+    kept = std::make_shared<Instance>();
+    kept->commands = std::move(*commands);
+  }
+  cl_int code = rerecord(*kept);
+  kept->busy.store(false, std::memory_order_release);
+  if (code == CL_SUCCESS)
+    instances_.push_back(std::move(kept));
+  return code;
+}
+
+cl_mutable_dispatch_fields_khr mutableDispatchCapabilities(const Device &device) {
+  return CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
+         CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
+         (supportsSvm(device) ? CL_MUTABLE_DISPATCH_EXEC_INFO_KHR : 0);
 }
 
 namespace {
@@ -171,9 +260,13 @@ cl_command_buffer_khr fail(cl_int *errcodeRet, cl_int code) {
   return nullptr;
 }
 
-/// The flags a device's command buffers accept.
+/// The flags a device's command buffers accept. Every enqueue may overlap
+/// the ones before it (cl_khr_command_buffer 0.9.8), so simultaneous use,
+/// which mutable dispatch 0.9.5 makes a flag of its own, needs no work.
 cl_command_buffer_flags_khr supportedFlags(const Device &device) {
-  return device.hasExtension("cl_khr_command_buffer_mutable_dispatch") ? CL_COMMAND_BUFFER_MUTABLE_KHR : 0;
+  return device.hasExtension("cl_khr_command_buffer_mutable_dispatch")
+             ? CL_COMMAND_BUFFER_MUTABLE_KHR | CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
+             : 0;
 }
 
 } // namespace
@@ -199,12 +292,21 @@ clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
   std::vector<cl_command_buffer_properties_khr> array;
   cl_command_buffer_flags_khr flags = 0;
   if (properties) {
-    bool flagsSeen = false;
+    bool flagsSeen = false, assertsSeen = false;
+    const bool mutableDispatch = device.hasExtension("cl_khr_command_buffer_mutable_dispatch");
     for (const cl_command_buffer_properties_khr *p = properties; *p; p += 2) {
-      if (p[0] != CL_COMMAND_BUFFER_FLAGS_KHR || flagsSeen)
+      if (p[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !flagsSeen) {
+        flagsSeen = true;
+        flags = p[1];
+      } else if (p[0] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR && mutableDispatch && !assertsSeen) {
+        // A promise of the application's about its updates that needs
+        // nothing of Polymux.
+        if (p[1] & ~cl_command_buffer_properties_khr(CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR))
+          return fail(errcode_ret, CL_INVALID_VALUE);
+        assertsSeen = true;
+      } else {
         return fail(errcode_ret, CL_INVALID_VALUE);
-      flagsSeen = true;
-      flags = p[1];
+      }
       array.insert(array.end(), {p[0], p[1]});
     }
     array.push_back(0);
@@ -251,7 +353,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandBufferKHR(cl_command_buffer_khr 
   CommandBufferObject *commandBuffer = CommandBufferObject::fromHandle(command_buffer);
   if (!commandBuffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
-  // A pending enqueue holds its own reference until it completes.
+  // An enqueue in flight holds its own reference until it completes.
   commandBuffer->release();
   return CL_SUCCESS;
 }
@@ -268,16 +370,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl
   CommandQueue *queue = &commandBuffer->queue();
   if (queues) {
     // Another queue may stand in for the creation queue: the recorded mux
-    // command buffer belongs to the device, so it must be the same device,
-    // and the queue must have the same properties. A valid queue that is
-    // neither is not compatible with the creation queue.
+    // command buffer belongs to the device, so it must be the same device.
+    // Its properties may differ (revision 0.9.8): every queue property of
+    // the device is supported, none required, and the commands run in
+    // recording order on in-order and out-of-order queues alike.
     queue = CommandQueue::fromHandle(queues[0]);
     if (!queue)
       return CL_INVALID_COMMAND_QUEUE;
     if (&queue->context() != &commandBuffer->queue().context())
       return CL_INVALID_CONTEXT;
-    if (&queue->device() != &commandBuffer->queue().device() ||
-        queue->properties() != commandBuffer->queue().properties())
+    if (&queue->device() != &commandBuffer->queue().device())
       return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
   }
   return commandBuffer->enqueue(*queue, num_events_in_wait_list, event_wait_list, event);

@@ -10,21 +10,35 @@
 namespace polymux::cl {
 
 cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue queue,
-                           const cl_ndrange_kernel_command_properties_khr *properties, cl_kernel kernel,
-                           cl_uint workDim, const size_t *globalWorkOffset, const size_t *globalWorkSize,
-                           const size_t *localWorkSize, cl_sync_point_khr *syncPoint,
-                           cl_mutable_command_khr *mutableHandle) {
+                           const cl_command_properties_khr *properties, cl_kernel kernel, cl_uint workDim,
+                           const size_t *globalWorkOffset, const size_t *globalWorkSize, const size_t *localWorkSize,
+                           cl_sync_point_khr *syncPoint, cl_mutable_command_khr *mutableHandle) {
   const bool mutableDispatch = commandBuffer.queue().device().hasExtension("cl_khr_command_buffer_mutable_dispatch");
   // Without the property, every field the device can update may be.
-  cl_mutable_dispatch_fields_khr updatable = kMutableDispatchCapabilities;
-  std::vector<cl_ndrange_kernel_command_properties_khr> array;
+  const cl_mutable_dispatch_fields_khr capabilities = mutableDispatchCapabilities(commandBuffer.queue().device());
+  cl_mutable_dispatch_fields_khr updatable = capabilities;
+  cl_mutable_dispatch_asserts_khr asserts = commandBuffer.mutableDispatchAsserts();
+  std::vector<cl_command_properties_khr> array;
   if (properties) {
-    for (const cl_ndrange_kernel_command_properties_khr *p = properties; *p; p += 2) {
-      if (!mutableDispatch || p[0] != CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR || !array.empty())
+    bool fieldsSeen = false, assertsSeen = false;
+    for (const cl_command_properties_khr *p = properties; *p; p += 2) {
+      if (!mutableDispatch)
         return CL_INVALID_VALUE;
-      if (p[1] & ~kMutableDispatchCapabilities)
+      if (p[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR && !fieldsSeen) {
+        if (p[1] & ~capabilities)
+          return CL_INVALID_VALUE;
+        fieldsSeen = true;
+        updatable = p[1];
+      } else if (p[0] == CL_MUTABLE_DISPATCH_ASSERTS_KHR && !assertsSeen) {
+        // The application's promise about its updates, which they are
+        // checked against (stageDispatch).
+        if (p[1] & ~cl_mutable_dispatch_asserts_khr(CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR))
+          return CL_INVALID_VALUE;
+        assertsSeen = true;
+        asserts |= p[1];
+      } else {
         return CL_INVALID_VALUE;
-      updatable = p[1];
+      }
       array.insert(array.end(), {p[0], p[1]});
     }
     array.push_back(0);
@@ -55,6 +69,11 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
   code = buildKernelLaunch(
       queue, clone->handle(), workDim, globalWorkOffset, globalWorkSize, localWorkSize, CL_COMMAND_NDRANGE_KERNEL,
       [&](CommandQueue &, Command &&command) { return commandBuffer.record(std::move(command), syncPoint, &handle); });
+  // Arguments an update may set can be missing now (mutable dispatch 0.9.5):
+  // the launch is recorded once an update has set them all. The arguments
+  // are the last thing buildKernelLaunch checks, so the rest is valid.
+  if (code == CL_INVALID_KERNEL_ARGS && (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR))
+    code = commandBuffer.recordDeferred(syncPoint, &handle);
   if (code != CL_SUCCESS)
     return code;
   MutableCommand::Launch &recorded = handle->launch();
@@ -68,6 +87,8 @@ cl_int recordKernelCommand(CommandBufferObject &commandBuffer, cl_command_queue 
   }
   recorded.localGiven = localWorkSize != nullptr;
   recorded.updatable = updatable;
+  if (asserts & CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR)
+    recorded.workGroupLimit = workGroupCount(recorded);
   recorded.properties = std::move(array);
   *mutableHandle = handle->handle();
   return CL_SUCCESS;

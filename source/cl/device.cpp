@@ -38,12 +38,12 @@ cl_name_version nameVersion(std::string_view name, cl_version version) {
 cl_version extensionVersion(std::string_view name) {
   if (name == "cl_khr_integer_dot_product")
     return CL_MAKE_VERSION(2, 0, 0);
-  // The provisional revisions the installed OpenCL headers declare
-  // (OpenCL-Headers 2023.02.06): see doc/architecture.md, "Command buffers".
+  // Provisional revisions (CL/cl_khr_command_buffer_next.h declares what the
+  // installed headers may lack): see doc/architecture.md, "Command buffers".
   if (name == "cl_khr_command_buffer")
-    return CL_MAKE_VERSION(0, 9, 1);
+    return CL_MAKE_VERSION(0, 9, 8);
   if (name == "cl_khr_command_buffer_mutable_dispatch")
-    return CL_MAKE_VERSION(0, 9, 0);
+    return CL_MAKE_VERSION(0, 9, 5);
   return CL_MAKE_VERSION(1, 0, 0);
 }
 
@@ -487,12 +487,14 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer"))
       return CL_INVALID_VALUE;
-    // A command buffer's commands run in recording order, which satisfies
-    // any sync points, so out-of-order queues may record and run them too.
     // Targets print a kernel's printf output per dispatch, so a recorded
-    // kernel prints on every enqueue.
-    return scalar(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
-                                                            CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR));
+    // kernel prints on every enqueue. Enqueues of a command buffer may
+    // overlap (command_buffer.h), which mutable dispatch calls simultaneous
+    // use. (Out-of-order queues: CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR.)
+    return scalar(cl_device_command_buffer_capabilities_khr(
+        CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | (device.hasExtension("cl_khr_command_buffer_mutable_dispatch")
+                                                              ? CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR
+                                                              : 0)));
   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer"))
       return CL_INVALID_VALUE;
@@ -506,7 +508,7 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
     if (!device.hasExtension("cl_khr_command_buffer_mutable_dispatch"))
       return CL_INVALID_VALUE;
-    return scalar(kMutableDispatchCapabilities);
+    return scalar(mutableDispatchCapabilities(device));
 
   default:
     return CL_INVALID_VALUE;

@@ -1,5 +1,6 @@
 // clGetExtensionFunctionAddress[ForPlatform]: the extension entry points an
 // application can look up by name.
+#include "command_buffer_entry_points.h"
 #include "platform.h"
 
 #include "CL/cl_ext_polymux.h"
@@ -32,24 +33,27 @@ const ExtensionFunction extensionFunctions[] = {
     {"clCheckEventExecutionPOLYMUX", reinterpret_cast<void *>(&clCheckEventExecutionPOLYMUX)},
     // cl_polymux_device_status
     {"clGetDeviceStatusInfoPOLYMUX", reinterpret_cast<void *>(&clGetDeviceStatusInfoPOLYMUX)},
-    // cl_khr_command_buffer (its image commands fail: no device has images)
+    // cl_khr_command_buffer (its image commands fail: no device has images;
+    // its SVM commands, where the device has no SVM)
     {"clCreateCommandBufferKHR", reinterpret_cast<void *>(&clCreateCommandBufferKHR)},
     {"clFinalizeCommandBufferKHR", reinterpret_cast<void *>(&clFinalizeCommandBufferKHR)},
     {"clRetainCommandBufferKHR", reinterpret_cast<void *>(&clRetainCommandBufferKHR)},
     {"clReleaseCommandBufferKHR", reinterpret_cast<void *>(&clReleaseCommandBufferKHR)},
     {"clEnqueueCommandBufferKHR", reinterpret_cast<void *>(&clEnqueueCommandBufferKHR)},
-    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&clCommandBarrierWithWaitListKHR)},
-    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&clCommandCopyBufferKHR)},
-    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&clCommandCopyBufferRectKHR)},
-    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&clCommandFillBufferKHR)},
-    {"clCommandCopyBufferToImageKHR", reinterpret_cast<void *>(&clCommandCopyBufferToImageKHR)},
-    {"clCommandCopyImageKHR", reinterpret_cast<void *>(&clCommandCopyImageKHR)},
-    {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&clCommandCopyImageToBufferKHR)},
-    {"clCommandFillImageKHR", reinterpret_cast<void *>(&clCommandFillImageKHR)},
-    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&clCommandNDRangeKernelKHR)},
+    {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void *>(&polymux::cl::commandBarrierWithWaitListKHR)},
+    {"clCommandCopyBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferKHR)},
+    {"clCommandCopyBufferRectKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferRectKHR)},
+    {"clCommandFillBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandFillBufferKHR)},
+    {"clCommandCopyBufferToImageKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyBufferToImageKHR)},
+    {"clCommandCopyImageKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyImageKHR)},
+    {"clCommandCopyImageToBufferKHR", reinterpret_cast<void *>(&polymux::cl::commandCopyImageToBufferKHR)},
+    {"clCommandFillImageKHR", reinterpret_cast<void *>(&polymux::cl::commandFillImageKHR)},
+    {"clCommandNDRangeKernelKHR", reinterpret_cast<void *>(&polymux::cl::commandNDRangeKernelKHR)},
+    {"clCommandSVMMemcpyKHR", reinterpret_cast<void *>(&polymux::cl::commandSVMMemcpyKHR)},
+    {"clCommandSVMMemFillKHR", reinterpret_cast<void *>(&polymux::cl::commandSVMMemFillKHR)},
     {"clGetCommandBufferInfoKHR", reinterpret_cast<void *>(&clGetCommandBufferInfoKHR)},
     // cl_khr_command_buffer_mutable_dispatch
-    {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&clUpdateMutableCommandsKHR)},
+    {"clUpdateMutableCommandsKHR", reinterpret_cast<void *>(&polymux::cl::updateMutableCommandsKHR)},
     {"clGetMutableCommandInfoKHR", reinterpret_cast<void *>(&clGetMutableCommandInfoKHR)},
 };
 

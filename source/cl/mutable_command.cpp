@@ -9,6 +9,7 @@
 #include "mutable_command.h"
 
 #include "command_buffer.h"
+#include "command_buffer_entry_points.h"
 #include "info.h"
 #include "kernel.h"
 #include "queue.h"
@@ -19,6 +20,18 @@
 namespace polymux::cl {
 
 MutableCommand::~MutableCommand() = default;
+
+size_t workGroupCount(const MutableCommand::Launch &launch) {
+  if (!launch.localGiven)
+    return 1;
+  size_t count = 1;
+  for (cl_uint d = 0; d < launch.workDim; ++d) {
+    if (launch.localSize[d] == 0)
+      return 0; // invalid: buildKernelLaunch says so
+    count *= (launch.globalSize[d] + launch.localSize[d] - 1) / launch.localSize[d];
+  }
+  return count;
+}
 
 namespace {
 
@@ -32,8 +45,6 @@ struct StagedLaunch {
 /// command builds on the earlier one.
 cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispatch_config_khr &config,
                      std::span<const StagedLaunch> earlier, StagedLaunch &staged) {
-  if (config.type != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR || config.next)
-    return CL_INVALID_VALUE;
   MutableCommand *command = MutableCommand::fromHandle(config.command);
   if (!command || &command->owner() != &commandBuffer)
     return CL_INVALID_MUTABLE_COMMAND_KHR;
@@ -49,13 +60,11 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
   const MutableCommand::Launch &current = *base;
   const cl_mutable_dispatch_fields_khr updatable = current.updatable;
   auto allowed = [&](bool changes, cl_mutable_dispatch_fields_khr field) { return !changes || (updatable & field); };
-  // No SVM and no exec info on any device: such updates are not possible.
-  if (config.num_svm_args || config.num_exec_infos)
-    return CL_INVALID_OPERATION;
-  if (!allowed(config.num_args > 0, CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) ||
+  if (!allowed(config.num_args > 0 || config.num_svm_args > 0, CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) ||
       !allowed(config.global_work_offset, CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR) ||
       !allowed(config.global_work_size, CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR) ||
-      !allowed(config.local_work_size, CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR))
+      !allowed(config.local_work_size, CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR) ||
+      !allowed(config.num_exec_infos > 0, CL_MUTABLE_DISPATCH_EXEC_INFO_KHR))
     return CL_INVALID_OPERATION;
   // 0 keeps the dimensions; they cannot change.
   if (config.work_dim != 0 && config.work_dim != current.workDim)
@@ -63,8 +72,10 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
 
   MutableCommand::Launch &next = staged.launch;
   next = current;
-  if (config.num_args) {
-    // A copy of the kernel as the command last ran it takes the new values.
+  if (config.num_args || config.num_svm_args || config.num_exec_infos) {
+    // A copy of the kernel as the command last ran it takes the new values
+    // (SVM pointers and exec info with clSetKernelArgSVMPointer's and
+    // clSetKernelExecInfo's checks).
     cl_int code = CL_SUCCESS;
     cl_kernel copy = clCloneKernel(current.kernel->handle(), &code);
     if (!copy)
@@ -74,6 +85,16 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
     for (cl_uint i = 0; i < config.num_args; ++i) {
       const cl_mutable_dispatch_arg_khr &arg = config.arg_list[i];
       if (cl_int code = clSetKernelArg(copy, arg.arg_index, arg.arg_size, arg.arg_value))
+        return code;
+    }
+    for (cl_uint i = 0; i < config.num_svm_args; ++i) {
+      const cl_mutable_dispatch_arg_khr &arg = config.arg_svm_list[i];
+      if (cl_int code = clSetKernelArgSVMPointer(copy, arg.arg_index, arg.arg_value))
+        return code;
+    }
+    for (cl_uint i = 0; i < config.num_exec_infos; ++i) {
+      const cl_mutable_dispatch_exec_info_khr &info = config.exec_info_list[i];
+      if (cl_int code = clSetKernelExecInfo(copy, info.param_name, info.param_value_size, info.param_value))
         return code;
     }
   }
@@ -87,9 +108,15 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
   }
   if (config.local_work_size)
     next.localGiven = true;
+  // CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR: new sizes may
+  // not make more work-groups than the launch was recorded with, and without
+  // a local size of the application's that cannot be known.
+  if (current.workGroupLimit && (config.global_work_size || config.local_work_size) &&
+      (!next.localGiven || workGroupCount(next) > *current.workGroupLimit))
+    return CL_INVALID_WORK_GROUP_SIZE;
 
   staged.update.command = command;
-  return buildKernelLaunch(
+  cl_int code = buildKernelLaunch(
       commandBuffer.queue().handle(), next.kernel->handle(), next.workDim, next.globalOffset.data(),
       next.globalSize.data(), next.localGiven ? next.localSize.data() : nullptr, CL_COMMAND_NDRANGE_KERNEL,
       [&](CommandQueue &, Command &&built) {
@@ -97,27 +124,35 @@ cl_int stageDispatch(CommandBufferObject &commandBuffer, const cl_mutable_dispat
         return CL_SUCCESS;
       },
       &staged.update.launch);
+  // A launch whose arguments an update may set can wait for further updates
+  // (CL_COMMAND_BUFFER_STATE_FINALIZED_KHR until then).
+  if (code == CL_INVALID_KERNEL_ARGS && (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR)) {
+    staged.update.deferred = true;
+    return CL_SUCCESS;
+  }
+  return code;
 }
 
-cl_int updateMutableCommands(cl_command_buffer_khr handle, const cl_mutable_base_config_khr *config) {
+cl_int updateMutableCommands(cl_command_buffer_khr handle, cl_uint numConfigs,
+                             const cl_command_buffer_update_type_khr *configTypes, const void **configs) {
   CommandBufferObject *commandBuffer = CommandBufferObject::fromHandle(handle);
   if (!commandBuffer)
     return CL_INVALID_COMMAND_BUFFER_KHR;
   std::lock_guard lock(commandBuffer->mutex());
   if (!commandBuffer->finalized() || !commandBuffer->mutableDispatch())
     return CL_INVALID_OPERATION;
-  // No simultaneous use: the recorded commands change only while idle.
-  if (commandBuffer->pending())
-    return CL_INVALID_OPERATION;
-  if (!config || config->type != CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR || config->next)
+  if (numConfigs == 0 || !configTypes || !configs)
     return CL_INVALID_VALUE;
-  if ((config->num_mutable_dispatch > 0) != (config->mutable_dispatch_list != nullptr))
-    return CL_INVALID_VALUE;
+  // Enqueues in flight keep the commands they were enqueued with
+  // (CommandBufferObject::updateLaunches), so updating needs no wait.
 
-  std::vector<StagedLaunch> staged(config->num_mutable_dispatch);
-  for (cl_uint i = 0; i < config->num_mutable_dispatch; ++i) {
-    if (cl_int code = stageDispatch(*commandBuffer, config->mutable_dispatch_list[i],
-                                    std::span<const StagedLaunch>(staged.data(), i), staged[i]))
+  std::vector<StagedLaunch> staged(numConfigs);
+  for (cl_uint i = 0; i < numConfigs; ++i) {
+    // Kernel launches are the only commands this revision can update.
+    if (configTypes[i] != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR || !configs[i])
+      return CL_INVALID_VALUE;
+    const auto &config = *static_cast<const cl_mutable_dispatch_config_khr *>(configs[i]);
+    if (cl_int code = stageDispatch(*commandBuffer, config, std::span<const StagedLaunch>(staged.data(), i), staged[i]))
       return code;
   }
   std::vector<CommandBufferObject::LaunchUpdate> updates;
@@ -149,9 +184,9 @@ cl_int mutableCommandInfo(cl_mutable_command_khr handle, cl_mutable_command_info
     return writeInfo(size, value, sizeRet, static_cast<cl_command_buffer_khr>(owner.handle()));
   case CL_MUTABLE_COMMAND_COMMAND_TYPE_KHR:
     return writeInfo(size, value, sizeRet, cl_command_type(CL_COMMAND_NDRANGE_KERNEL));
-  case CL_MUTABLE_DISPATCH_PROPERTIES_ARRAY_KHR:
+  case CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR:
     return writeInfoBytes(size, value, sizeRet, launch.properties.data(),
-                          launch.properties.size() * sizeof(cl_ndrange_kernel_command_properties_khr));
+                          launch.properties.size() * sizeof(cl_command_properties_khr));
   case CL_MUTABLE_DISPATCH_KERNEL_KHR:
     return writeInfo(size, value, sizeRet, static_cast<cl_kernel>(launch.original->handle()));
   case CL_MUTABLE_DISPATCH_DIMENSIONS_KHR:
@@ -168,16 +203,18 @@ cl_int mutableCommandInfo(cl_mutable_command_khr handle, cl_mutable_command_info
 }
 
 } // namespace
-} // namespace polymux::cl
 
-extern "C" {
-
-CL_API_ENTRY cl_int CL_API_CALL clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
-                                                           const cl_mutable_base_config_khr *mutable_config) try {
-  return polymux::cl::updateMutableCommands(command_buffer, mutable_config);
+cl_int CL_API_CALL updateMutableCommandsKHR(cl_command_buffer_khr command_buffer, cl_uint num_configs,
+                                            const cl_command_buffer_update_type_khr *config_types,
+                                            const void **configs) try {
+  return updateMutableCommands(command_buffer, num_configs, config_types, configs);
 } catch (const std::bad_alloc &) {
   return CL_OUT_OF_HOST_MEMORY;
 }
+
+} // namespace polymux::cl
+
+extern "C" {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
                                                            cl_mutable_command_info_khr param_name,

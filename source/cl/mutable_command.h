@@ -6,7 +6,10 @@
 #include "command_builders.h"
 #include "object.h"
 
+#include "CL/cl_khr_command_buffer_next.h"
+
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace polymux::cl {
@@ -39,7 +42,11 @@ public:
     std::array<size_t, 3> localSize{0, 0, 0};
     bool localGiven = false; ///< the application passed a local size
     cl_mutable_dispatch_fields_khr updatable = 0;
-    std::vector<cl_ndrange_kernel_command_properties_khr> properties;
+    /// With CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR (of the
+    /// command or its command buffer): the work-groups it was recorded with,
+    /// which no update may exceed.
+    std::optional<size_t> workGroupLimit;
+    std::vector<cl_command_properties_khr> properties;
   };
   Launch &launch() { return launch_; }
 
@@ -48,5 +55,10 @@ private:
   size_t index_;
   Launch launch_;
 };
+
+/// The work-groups of a launch as the application sized it: one when it gave
+/// no local size (the implementation's choice is not the application's to
+/// count), as the Khronos command buffer emulation layer counts them.
+size_t workGroupCount(const MutableCommand::Launch &launch);
 
 } // namespace polymux::cl

@@ -6,6 +6,8 @@
 
 #include "cl_test.h"
 
+#include "CL/cl_khr_command_buffer_next.h"
+
 namespace cltest {
 
 struct CommandBufferApi {

@@ -50,11 +50,11 @@ protected:
     setArgs(kernel_.get(), work_.get(), factor, addend);
     cl_sync_point_khr copied = 0, scaled = 0, out = 0;
     const size_t bytes = kCount * sizeof(cl_int);
-    ASSERT_CL(api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, &copied, nullptr));
+    ASSERT_CL(api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, &copied, nullptr));
     const size_t global = kCount;
     ASSERT_CL(api_.ndrange(commandBuffer, nullptr, nullptr, kernel_, 1, nullptr, &global, nullptr, 1, &copied, &scaled,
                            nullptr));
-    ASSERT_CL(api_.copy(commandBuffer, nullptr, work_, output_, 0, 0, bytes, 1, &scaled, &out, nullptr));
+    ASSERT_CL(api_.copy(commandBuffer, nullptr, nullptr, work_, output_, 0, 0, bytes, 1, &scaled, &out, nullptr));
     EXPECT_NE(0u, copied);
     EXPECT_NE(copied, scaled);
     EXPECT_NE(scaled, out);
@@ -81,15 +81,17 @@ TEST_P(CommandBufferTest, DeviceQueries) {
   for (const cl_name_version &extension : extensions)
     if (std::strcmp(extension.name, "cl_khr_command_buffer") == 0) {
       found = true;
-      EXPECT_EQ(CL_MAKE_VERSION(0, 9, 1), extension.version);
+      EXPECT_EQ(CL_MAKE_VERSION(0, 9, 8), extension.version);
     }
   EXPECT_TRUE(found);
   auto capabilities =
       deviceInfo<cl_device_command_buffer_capabilities_khr>(device(), CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
-  // Offered: out-of-order queues, printf. Not offered: simultaneous use,
-  // device-side enqueue.
-  EXPECT_EQ(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
-                                                      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR),
+  // Offered: printf, and simultaneous use with mutable dispatch (every
+  // Polymux device). Not offered: device-side enqueue. Out-of-order queues
+  // are a supported queue property since revision 0.9.6, no capability.
+  EXPECT_TRUE(deviceHasExtension(device(), "cl_khr_command_buffer_mutable_dispatch"));
+  EXPECT_EQ(cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+                                                      CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR),
             capabilities);
   EXPECT_EQ(0u,
             deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR));
@@ -105,10 +107,65 @@ TEST_P(CommandBufferTest, DeviceQueries) {
   CommandBuffer commandBuffer = create();
   ASSERT_TRUE(commandBuffer);
   const size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
-  EXPECT_CL_ERR(CL_INVALID_OPERATION, copyImage(commandBuffer, nullptr, nullptr, nullptr, origin, origin, region, 0,
-                                                nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, copyImage(commandBuffer, nullptr, nullptr, nullptr, nullptr, origin, origin,
+                                                region, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR, copyImage(nullptr, nullptr, nullptr, nullptr, nullptr, origin, origin,
+                                                         region, 0, nullptr, nullptr, nullptr));
+}
+
+// Revision 0.9.4's SVM commands: recorded like clEnqueueSVMMemcpy and
+// clEnqueueSVMMemFill where the device has SVM, refused as they are where
+// it has none.
+TEST_P(CommandBufferTest, SvmCopyAndFill) {
+  auto svmCopy = extensionFunction<clCommandSVMMemcpyKHR_fn>("clCommandSVMMemcpyKHR");
+  auto svmFill = extensionFunction<clCommandSVMMemFillKHR_fn>("clCommandSVMMemFillKHR");
+  ASSERT_TRUE(svmCopy && svmFill);
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  cl_int word = 0, other = 0;
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR,
-                copyImage(nullptr, nullptr, nullptr, nullptr, origin, origin, region, 0, nullptr, nullptr, nullptr));
+                svmCopy(nullptr, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+  if (deviceInfo<cl_device_svm_capabilities>(device(), CL_DEVICE_SVM_CAPABILITIES) == 0) {
+    EXPECT_CL_ERR(CL_INVALID_OPERATION,
+                  svmCopy(commandBuffer, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+    EXPECT_CL_ERR(CL_INVALID_OPERATION, svmFill(commandBuffer, nullptr, nullptr, &word, &word, sizeof word, sizeof word,
+                                                0, nullptr, nullptr, nullptr));
+    return;
+  }
+  constexpr size_t kWords = 256, kBytes = kWords * sizeof(cl_int);
+  cl_int *a = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, kBytes, 0));
+  cl_int *b = static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, kBytes, 0));
+  ASSERT_TRUE(a && b);
+  std::vector<cl_int> values(kWords);
+  std::iota(values.begin(), values.end(), -100);
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, a, values.data(), kBytes, 0, nullptr, nullptr));
+  // Fill b, then copy the first half of a into its middle.
+  const cl_int pattern = 0x0badf00d;
+  cl_sync_point_khr filled = 0;
+  ASSERT_CL(
+      svmFill(commandBuffer, nullptr, nullptr, b, &pattern, sizeof pattern, kBytes, 0, nullptr, &filled, nullptr));
+  ASSERT_CL(svmCopy(commandBuffer, nullptr, nullptr, b + kWords / 4, a, kBytes / 2, 1, &filled, nullptr, nullptr));
+  // Command buffers record device work only: no copy between host ranges.
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                svmCopy(commandBuffer, nullptr, nullptr, &word, &other, sizeof word, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP,
+                svmCopy(commandBuffer, nullptr, nullptr, a + 1, a, 8 * sizeof(cl_int), 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                svmFill(commandBuffer, nullptr, nullptr, b, &pattern, 3, 12, 0, nullptr, nullptr, nullptr));
+  ASSERT_CL(api_.finalize(commandBuffer));
+  std::vector<cl_int> expected(kWords, pattern);
+  std::copy(values.begin(), values.begin() + kWords / 2, expected.begin() + kWords / 4);
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
+    std::vector<cl_int> got(kWords);
+    ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, got.data(), b, kBytes, 0, nullptr, nullptr));
+    EXPECT_EQ(expected, got) << "round " << round;
+    // Wipe b: the next enqueue must fill and copy again.
+    ASSERT_CL(clEnqueueSVMMemFill(queue_, b, &word, sizeof word, kBytes, 0, nullptr, nullptr));
+  }
+  ASSERT_CL(clFinish(queue_));
+  clSVMFree(context_, a);
+  clSVMFree(context_, b);
 }
 
 TEST_P(CommandBufferExecution, RecordOnceEnqueueManyTimes) {
@@ -168,14 +225,15 @@ TEST_P(CommandBufferTest, FillCopyAndRect) {
   ASSERT_TRUE(commandBuffer);
   const uint32_t pattern = 0xA1B2C3D4;
   cl_sync_point_khr filled = 0, copied = 0, rect = 0;
-  ASSERT_CL(api_.fill(commandBuffer, nullptr, a, &pattern, sizeof pattern, 256, 1024, 0, nullptr, &filled, nullptr));
+  ASSERT_CL(
+      api_.fill(commandBuffer, nullptr, nullptr, a, &pattern, sizeof pattern, 256, 1024, 0, nullptr, &filled, nullptr));
   // b[2048, 2560) = a[256, 768)
-  ASSERT_CL(api_.copy(commandBuffer, nullptr, a, b, 256, 2048, 512, 1, &filled, &copied, nullptr));
+  ASSERT_CL(api_.copy(commandBuffer, nullptr, nullptr, a, b, 256, 2048, 512, 1, &filled, &copied, nullptr));
   // A 3-D rectangle from a (pitches 64, 512) to b (pitches 32, 256).
   const size_t srcOrigin[3] = {4, 1, 0}, dstOrigin[3] = {2, 0, 1}, region[3] = {20, 6, 2};
-  ASSERT_CL(api_.copyRect(commandBuffer, nullptr, a, b, srcOrigin, dstOrigin, region, 64, 512, 32, 256, 1, &copied,
-                          &rect, nullptr));
-  ASSERT_CL(api_.barrier(commandBuffer, nullptr, 2, std::array{filled, rect}.data(), nullptr, nullptr));
+  ASSERT_CL(api_.copyRect(commandBuffer, nullptr, nullptr, a, b, srcOrigin, dstOrigin, region, 64, 512, 32, 256, 1,
+                          &copied, &rect, nullptr));
+  ASSERT_CL(api_.barrier(commandBuffer, nullptr, nullptr, 2, std::array{filled, rect}.data(), nullptr, nullptr));
   ASSERT_CL(api_.finalize(commandBuffer));
 
   // The reference, computed on the host from a's contents before the run.
@@ -221,12 +279,12 @@ TEST_P(CommandBufferExecution, EventsAndWaitLists) {
   EXPECT_EQ(cl_command_type(CL_COMMAND_COMMAND_BUFFER_KHR), eventInfo<cl_command_type>(ran, CL_EVENT_COMMAND_TYPE));
   EXPECT_EQ(queue_.get(), eventInfo<cl_command_queue>(ran, CL_EVENT_COMMAND_QUEUE));
   EXPECT_GT(eventStatus(ran), CL_COMPLETE);
-  EXPECT_EQ(cl_command_buffer_state_khr(CL_COMMAND_BUFFER_STATE_PENDING_KHR), state(commandBuffer));
+  // Revision 0.9.8 has no Pending state: in flight, it is still executable.
+  EXPECT_EQ(cl_command_buffer_state_khr(CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR), state(commandBuffer));
   ASSERT_CL(clSetUserEventStatus(gate, CL_COMPLETE));
   ASSERT_CL(clWaitForEvents(1, ran.ptr()));
   EXPECT_EQ(CL_COMPLETE, eventStatus(ran));
   EXPECT_EQ(scaleAdd(values, 5, 7), read<cl_int>(output_, kCount));
-  ASSERT_TRUE(waitUntil([&] { return state(commandBuffer) == CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR; }));
 }
 
 TEST_P(CommandBufferExecution, FailedWaitEventFailsTheEnqueue) {
@@ -242,8 +300,7 @@ TEST_P(CommandBufferExecution, FailedWaitEventFailsTheEnqueue) {
   ASSERT_CL(clSetUserEventStatus(gate, -1));
   EXPECT_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, ran.ptr()));
   EXPECT_EQ(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, eventStatus(ran));
-  // The command buffer can be enqueued again once the failed one is done.
-  ASSERT_TRUE(waitUntil([&] { return state(commandBuffer) == CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR; }));
+  // The command buffer runs again after the failed enqueue.
   auto values = sequence(kCount, 4);
   write(input_, values);
   ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
@@ -262,22 +319,58 @@ TEST_P(CommandBufferExecution, StatesAndInvalidOperations) {
   EXPECT_CL_ERR(CL_INVALID_OPERATION, api_.finalize(commandBuffer));
   const size_t bytes = kCount * sizeof(cl_int);
   EXPECT_CL_ERR(CL_INVALID_OPERATION,
-                api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
   const size_t global = kCount;
   EXPECT_CL_ERR(CL_INVALID_OPERATION, api_.ndrange(commandBuffer, nullptr, nullptr, kernel_, 1, nullptr, &global,
                                                    nullptr, 0, nullptr, nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_OPERATION, api_.barrier(commandBuffer, nullptr, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, api_.barrier(commandBuffer, nullptr, nullptr, 0, nullptr, nullptr, nullptr));
+}
 
+// Revision 0.9.8: a command buffer may be enqueued again while an earlier
+// enqueue has not run yet. The one enqueued second, on another queue, runs
+// first; both produce their results.
+TEST_P(CommandBufferExecution, SimultaneousEnqueues) {
+  CommandBuffer commandBuffer = create();
+  ASSERT_TRUE(commandBuffer);
+  recordPipeline(commandBuffer, 7, -2);
+  ASSERT_CL(api_.finalize(commandBuffer));
+  const auto values = sequence(kCount, 11);
+  write(input_, values);
   cl_int err = CL_SUCCESS;
   Event gate(clCreateUserEvent(context_, &err));
   ASSERT_CL(err);
-  ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 1, gate.ptr(), nullptr));
-  EXPECT_EQ(cl_command_buffer_state_khr(CL_COMMAND_BUFFER_STATE_PENDING_KHR), state(commandBuffer));
-  // No simultaneous use.
-  EXPECT_CL_ERR(CL_INVALID_OPERATION, api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
+  Queue other = makeQueue(0);
+  ASSERT_TRUE(other);
+  Event gated, ran;
+  ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 1, gate.ptr(), gated.out()));
+  ASSERT_CL(clFlush(queue_));
+  cl_command_queue queues[] = {other.get()};
+  ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, ran.out()));
+  ASSERT_CL(clWaitForEvents(1, ran.ptr()));
+  EXPECT_GT(eventStatus(gated), CL_COMPLETE);
+  // queue_ is blocked behind the gate: read through the other queue.
+  std::vector<cl_int> early(kCount);
+  ASSERT_CL(
+      clEnqueueReadBuffer(other, output_, CL_TRUE, 0, kCount * sizeof(cl_int), early.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(scaleAdd(values, 7, -2), early);
+  // The first enqueue's output is wiped, then recomputed when it runs.
+  const cl_int wipe = 0x5a5a5a5a;
+  ASSERT_CL(clEnqueueFillBuffer(other, output_, &wipe, sizeof wipe, 0, kCount * sizeof(cl_int), 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(other));
   ASSERT_CL(clSetUserEventStatus(gate, CL_COMPLETE));
-  ASSERT_CL(clFinish(queue_));
-  EXPECT_EQ(cl_command_buffer_state_khr(CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR), state(commandBuffer));
+  ASSERT_CL(clWaitForEvents(1, gated.ptr()));
+  EXPECT_EQ(CL_COMPLETE, eventStatus(gated));
+  EXPECT_EQ(scaleAdd(values, 7, -2), read<cl_int>(output_, kCount));
+  // Many enqueues in flight at once, each its own copy of the commands;
+  // then the copies left over are reused (and the surplus freed).
+  for (int burst = 0; burst < 2; ++burst) {
+    const auto more = sequence(kCount, 20 + burst);
+    write(input_, more);
+    for (int round = 0; round < 6; ++round)
+      ASSERT_CL(api_.enqueue(0, nullptr, commandBuffer, 0, nullptr, nullptr));
+    ASSERT_CL(clFinish(queue_));
+    EXPECT_EQ(scaleAdd(more, 7, -2), read<cl_int>(output_, kCount)) << "burst " << burst;
+  }
 }
 
 TEST_P(CommandBufferExecution, ReleaseWhilePending) {
@@ -342,11 +435,29 @@ TEST_P(CommandBufferExecution, SubstituteQueueOfTheSameDevice) {
   ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
   ASSERT_CL(clFinish(other));
   EXPECT_EQ(scaleAdd(values, 7, 0), read<cl_int>(output_, kCount));
-  // A queue with other properties cannot stand in.
-  Queue profiling = makeQueue(CL_QUEUE_PROFILING_ENABLE);
-  ASSERT_TRUE(profiling);
-  queues[0] = profiling.get();
-  EXPECT_CL_ERR(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
+  // Since revision 0.9.8 a queue with other (supported) properties can
+  // stand in too: profiling, and out-of-order where the device has it.
+  std::vector<cl_command_queue_properties> others = {CL_QUEUE_PROFILING_ENABLE};
+  if (deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) &
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    others.push_back(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  for (cl_command_queue_properties properties : others) {
+    Queue substitute = makeQueue(properties);
+    ASSERT_TRUE(substitute);
+    values = sequence(kCount, static_cast<cl_int>(properties));
+    write(input_, values);
+    queues[0] = substitute.get();
+    Event ran;
+    ASSERT_CL(api_.enqueue(1, queues, commandBuffer, 0, nullptr, ran.out()));
+    ASSERT_CL(clWaitForEvents(1, ran.ptr()));
+    EXPECT_EQ(scaleAdd(values, 7, 0), read<cl_int>(output_, kCount)) << "queue properties " << properties;
+    if (properties == CL_QUEUE_PROFILING_ENABLE) {
+      cl_ulong start = 0, end = 0;
+      ASSERT_CL(clGetEventProfilingInfo(ran, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr));
+      ASSERT_CL(clGetEventProfilingInfo(ran, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
+      EXPECT_LE(start, end);
+    }
+  }
   // Neither can something that is not a queue.
   queues[0] = reinterpret_cast<cl_command_queue>(input_.get());
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, api_.enqueue(1, queues, commandBuffer, 0, nullptr, nullptr));
@@ -405,8 +516,12 @@ TEST_P(CommandBufferExecution, ErrorsForBadInput) {
   EXPECT_CL_ERR(CL_INVALID_VALUE, err);
   const cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
                                                            CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
-  EXPECT_EQ(nullptr, api_.create(1, queues, simultaneous, &err));
-  EXPECT_CL_ERR(CL_INVALID_PROPERTY, err);
+  // Simultaneous use, a flag of mutable dispatch 0.9.5, is every enqueue's.
+  CommandBuffer simultaneousUse = create(simultaneous);
+  EXPECT_TRUE(simultaneousUse);
+  const cl_command_buffer_properties_khr unknownFlag[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1 << 5, 0};
+  EXPECT_EQ(nullptr, api_.create(1, queues, unknownFlag, &err));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, err);
 
   auto bogus = reinterpret_cast<cl_command_buffer_khr>(input_.get());
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR, api_.finalize(nullptr));
@@ -417,49 +532,54 @@ TEST_P(CommandBufferExecution, ErrorsForBadInput) {
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR, api_.info(bogus, CL_COMMAND_BUFFER_STATE_KHR, 0, nullptr, nullptr));
   const size_t bytes = kCount * sizeof(cl_int);
   EXPECT_CL_ERR(CL_INVALID_COMMAND_BUFFER_KHR,
-                api_.copy(bogus, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
+                api_.copy(bogus, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
 
   CommandBuffer commandBuffer = create();
   ASSERT_TRUE(commandBuffer);
   cl_sync_point_khr first = 0;
-  ASSERT_CL(api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, &first, nullptr));
+  ASSERT_CL(api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, &first, nullptr));
   // Sync-point wait lists: a count without a list, a list without a count,
   // and sync points no command returned.
   EXPECT_CL_ERR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
-                api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 1, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 1, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
-                api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 0, &first, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, &first, nullptr, nullptr));
   const cl_sync_point_khr zero = 0, future = first + 5;
-  EXPECT_CL_ERR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR, api_.barrier(commandBuffer, nullptr, 1, &zero, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
-                api_.barrier(commandBuffer, nullptr, 1, &future, nullptr, nullptr));
+                api_.barrier(commandBuffer, nullptr, nullptr, 1, &zero, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_SYNC_POINT_WAIT_LIST_KHR,
+                api_.barrier(commandBuffer, nullptr, nullptr, 1, &future, nullptr, nullptr));
   // The command queue must be NULL (no cl_khr_command_buffer_multi_device).
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE,
-                api_.copy(commandBuffer, queue_, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, queue_, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, nullptr));
+  // Only kernel commands have properties (none yet for the others).
+  const cl_command_properties_khr copyProperties[] = {CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, 0, 0};
+  EXPECT_CL_ERR(CL_INVALID_VALUE, api_.copy(commandBuffer, nullptr, copyProperties, input_, work_, 0, 0, bytes, 0,
+                                            nullptr, nullptr, nullptr));
   // Only kernel commands can be mutable.
   cl_mutable_command_khr handle = nullptr;
   EXPECT_CL_ERR(CL_INVALID_VALUE,
-                api_.copy(commandBuffer, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, &handle));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 0, 0, bytes, 0, nullptr, nullptr, &handle));
   // clEnqueue*'s own checks.
   EXPECT_CL_ERR(CL_INVALID_VALUE,
-                api_.copy(commandBuffer, nullptr, input_, work_, 4, 0, bytes, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, work_, 4, 0, bytes, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP,
-                api_.copy(commandBuffer, nullptr, input_, input_, 0, 16, 64, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, input_, input_, 0, 16, 64, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT,
-                api_.copy(commandBuffer, nullptr, nullptr, work_, 0, 0, 64, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, nullptr, work_, 0, 0, 64, 0, nullptr, nullptr, nullptr));
   const cl_int pattern = 1;
   EXPECT_CL_ERR(CL_INVALID_VALUE,
-                api_.fill(commandBuffer, nullptr, work_, &pattern, 3, 0, 12, 0, nullptr, nullptr, nullptr));
+                api_.fill(commandBuffer, nullptr, nullptr, work_, &pattern, 3, 0, 12, 0, nullptr, nullptr, nullptr));
   const size_t origin[3] = {0, 0, 0}, tooBig[3] = {bytes, 2, 1};
-  EXPECT_CL_ERR(CL_INVALID_VALUE, api_.copyRect(commandBuffer, nullptr, input_, work_, origin, origin, tooBig, 0, 0, 0,
-                                                0, 0, nullptr, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, api_.copyRect(commandBuffer, nullptr, nullptr, input_, work_, origin, origin, tooBig,
+                                                0, 0, 0, 0, 0, nullptr, nullptr, nullptr));
   Kernel unset = kernel(program_, "scale_add");
   const size_t global = kCount;
   EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS, api_.ndrange(commandBuffer, nullptr, nullptr, unset, 1, nullptr, &global,
                                                      nullptr, 0, nullptr, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION, api_.ndrange(commandBuffer, nullptr, nullptr, unset, 4, nullptr, &global,
                                                         nullptr, 0, nullptr, nullptr, nullptr));
-  const cl_ndrange_kernel_command_properties_khr badProperties[] = {0x7777, 0, 0};
+  const cl_command_properties_khr badProperties[] = {0x7777, 0, 0};
   setArgs(kernel_.get(), work_.get(), cl_int{1}, cl_int{1});
   EXPECT_CL_ERR(CL_INVALID_VALUE, api_.ndrange(commandBuffer, nullptr, badProperties, kernel_, 1, nullptr, &global,
                                                nullptr, 0, nullptr, nullptr, nullptr));
@@ -469,11 +589,13 @@ TEST_P(CommandBufferExecution, ErrorsForBadInput) {
   Mem foreign(clCreateBuffer(other, CL_MEM_READ_WRITE, 64, nullptr, &err));
   ASSERT_CL(err);
   EXPECT_CL_ERR(CL_INVALID_CONTEXT,
-                api_.copy(commandBuffer, nullptr, foreign, work_, 0, 0, 64, 0, nullptr, nullptr, nullptr));
+                api_.copy(commandBuffer, nullptr, nullptr, foreign, work_, 0, 0, 64, 0, nullptr, nullptr, nullptr));
   // Failed recordings left no command behind: the next sync point follows
   // the first.
+  // An empty property list is no property.
   cl_sync_point_khr second = 0;
-  ASSERT_CL(api_.barrier(commandBuffer, nullptr, 1, &first, &second, nullptr));
+  const cl_command_properties_khr noProperties[] = {0};
+  ASSERT_CL(api_.barrier(commandBuffer, nullptr, noProperties, 1, &first, &second, nullptr));
   EXPECT_EQ(first + 1, second);
   ASSERT_CL(api_.finalize(commandBuffer));
   EXPECT_CL_ERR(CL_INVALID_VALUE, api_.enqueue(1, nullptr, commandBuffer, 0, nullptr, nullptr));
@@ -494,7 +616,7 @@ TEST_P(CommandBufferExecution, FaultingKernelFailsTheEnqueue) {
   cl_sync_point_khr faulted = 0;
   ASSERT_CL(
       api_.ndrange(commandBuffer, nullptr, nullptr, bad, 1, nullptr, &global, nullptr, 0, nullptr, &faulted, nullptr));
-  ASSERT_CL(api_.copy(commandBuffer, nullptr, input_, output_, 0, 0, bytes, 1, &faulted, nullptr, nullptr));
+  ASSERT_CL(api_.copy(commandBuffer, nullptr, nullptr, input_, output_, 0, 0, bytes, 1, &faulted, nullptr, nullptr));
   ASSERT_CL(api_.finalize(commandBuffer));
   for (int round = 0; round < 2; ++round) {
     Event ran;

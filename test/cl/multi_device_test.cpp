@@ -588,7 +588,7 @@ TEST_P(MultiDeviceTest, CommandBufferMigratesEveryEnqueue) {
     cl_sync_point_khr scaled = 0;
     ASSERT_CL(api.ndrange(commandBuffer, nullptr, nullptr, kernel, 1, nullptr, &kCount, nullptr, 0, nullptr, &scaled,
                           nullptr));
-    ASSERT_CL(api.copy(commandBuffer, nullptr, out, copied, 0, 0, kBytes, 1, &scaled, nullptr, nullptr));
+    ASSERT_CL(api.copy(commandBuffer, nullptr, nullptr, out, copied, 0, 0, kBytes, 1, &scaled, nullptr, nullptr));
     ASSERT_CL(api.finalize(commandBuffer));
     for (cl_int round = 0; round < 3; ++round) {
       std::vector<cl_int> values = sequence(round * 100 - 50, round + 2);
