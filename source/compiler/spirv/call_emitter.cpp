@@ -10,6 +10,8 @@
 
 #include "llvm/IR/Constants.h"
 
+#include <cmath>
+
 namespace compiler::spirv {
 
 using abi::vulkan::LaunchField;
@@ -258,13 +260,15 @@ Id KernelEmitter::accurateSqrt(Id x) {
   return op(spv::Op::OpSelect, floatType, {special, estimate, refined});
 }
 
-Id KernelEmitter::exactFloatFma(Id a, Id b, Id c) {
-  // a*b is exact in double (24 + 24 bits). a*b + c rounded to double and
-  // then to float could round twice; rounding the double sum to odd first
-  // makes the final rounding correct (Boldo and Melquiond): the sum's
+Id KernelEmitter::exactFma(Id a, Id b, Id c, Id resultType) {
+  // a*b is exact in double (24 + 24 bits for float, 11 + 11 for half).
+  // a*b + c rounded to double and then to float (or half) could round
+  // twice; rounding the double sum to odd first makes the final rounding
+  // correct (Boldo and Melquiond: double has at least two more bits than
+  // the result): the sum's
   // rounding error comes from TwoSum, and an inexact sum with an even last
   // bit moves one ulp towards the exact value.
-  Id floatType = builder_.typeFloat(32), doubleType = builder_.typeFloat(64), boolType = builder_.typeBool();
+  Id doubleType = builder_.typeFloat(64), boolType = builder_.typeBool();
   Id int64Type = uint64Type();
   auto exact = [&](spv::Op opcode, Id left, Id right) {
     Id id = op(opcode, doubleType, {left, right});
@@ -302,7 +306,33 @@ Id KernelEmitter::exactFloatFma(Id a, Id b, Id c) {
                              {even, op(spv::Op::OpLogicalAnd, boolType,
                                        {inexact, op(spv::Op::OpFOrdNotEqual, boolType, {sum, zero})})})});
   Id odd = op(spv::Op::OpSelect, doubleType, {adjust, adjusted, sum});
-  return op(spv::Op::OpFConvert, floatType, {odd});
+  if (resultType == builder_.typeFloat(16)) {
+    // lavapipe converts double to half through float, rounding twice (it
+    // gave 0x1.f98p+15 for 64720 + 0x1.9p-11): round to odd at float
+    // precision too, which keeps the final rounding correct (float has 13
+    // more bits than half). Every such sum is a normal float.
+    Id floatType = builder_.typeFloat(32), int32Type = builder_.typeInt(32);
+    Id narrow = op(spv::Op::OpFConvert, floatType, {odd});
+    Id back = op(spv::Op::OpFConvert, doubleType, {narrow});
+    Id narrowBits = op(spv::Op::OpBitcast, int32Type, {narrow});
+    Id one32 = constant(llvm::ConstantInt::get(llvm::Type::getInt32Ty(kernel_.getContext()), 1));
+    Id narrowEven = op(spv::Op::OpIEqual, boolType,
+                       {op(spv::Op::OpBitwiseAnd, int32Type, {narrowBits, one32}), builder_.constantNull(int32Type)});
+    Id glsl = builder_.importGlsl450();
+    // A magnitude step towards the double value (the bits order magnitudes).
+    Id grow = op(spv::Op::OpFOrdLessThan, boolType,
+                 {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, back}),
+                  op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, odd})});
+    Id stepped = op(spv::Op::OpBitcast, floatType,
+                    {op(spv::Op::OpSelect, int32Type,
+                        {grow, op(spv::Op::OpIAdd, int32Type, {narrowBits, one32}),
+                         op(spv::Op::OpISub, int32Type, {narrowBits, one32})})});
+    Id narrowAdjust =
+        op(spv::Op::OpLogicalAnd, boolType, {narrowEven, op(spv::Op::OpFOrdNotEqual, boolType, {back, odd})});
+    Id narrowOdd = op(spv::Op::OpSelect, floatType, {narrowAdjust, stepped, narrow});
+    return op(spv::Op::OpFConvert, resultType, {narrowOdd});
+  }
+  return op(spv::Op::OpFConvert, resultType, {odd});
 }
 
 Id KernelEmitter::floatClassTest(Id x, llvm::Type *floating, unsigned mask) {
@@ -459,6 +489,16 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     // Round to nearest even is exact (the only rounding mode OpenCL uses).
     return glsl(GLSLstd450RoundEven, {call.getArgOperand(0)});
   case llvm::Intrinsic::sqrt:
+    if (call.getType()->isHalfTy() && state_.config.shaderFloat64) {
+      // The double root (within a few double ulps) rounds to the correctly
+      // rounded half: the root of a half is never that close to a midpoint
+      // between two halves.
+      Id doubleType = builder_.typeFloat(64);
+      Id wide = op(spv::Op::OpFConvert, doubleType, {value(call.getArgOperand(0))});
+      op(spv::Op::OpFConvert, resultType,
+         {op(spv::Op::OpExtInst, doubleType, {builder_.importGlsl450(), GLSLstd450Sqrt, wide})}, result);
+      return llvm::Error::success();
+    }
     if (call.getType()->isFloatTy()) {
       op(spv::Op::OpCopyObject, resultType, {accurateSqrt(value(call.getArgOperand(0)))}, result);
       return llvm::Error::success();
@@ -470,9 +510,11 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
       return glsl(GLSLstd450Sqrt, {call.getArgOperand(0)});
     break;
   case llvm::Intrinsic::fma:
-    if (call.getType()->isFloatTy() && (state_.config.fp64 || state_.config.shaderFloat64)) {
+    if ((call.getType()->isFloatTy() || call.getType()->isHalfTy()) &&
+        (state_.config.fp64 || state_.config.shaderFloat64)) {
       op(spv::Op::OpCopyObject, resultType,
-         {exactFloatFma(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)))},
+         {exactFma(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)),
+                   resultType)},
          result);
       return llvm::Error::success();
     }
@@ -514,6 +556,39 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
   case llvm::Intrinsic::memcpy:
   case llvm::Intrinsic::memmove:
     return emitMemoryTransfer(call);
+  case llvm::Intrinsic::fptosi_sat:
+  case llvm::Intrinsic::fptoui_sat: {
+    // convert_<integer>_sat from floating point: NaN is 0, values beyond
+    // the integer's range its limits (OpConvertFTo* leaves them undefined).
+    if (call.getType()->isVectorTy())
+      break;
+    const bool isSigned = call.getIntrinsicID() == llvm::Intrinsic::fptosi_sat;
+    const unsigned bits = call.getType()->getIntegerBitWidth();
+    llvm::Type *source = call.getArgOperand(0)->getType();
+    Id x = value(call.getArgOperand(0));
+    // Half widens to float exactly, where the limits below are exact.
+    if (source->isHalfTy()) {
+      source = llvm::Type::getFloatTy(call.getContext());
+      x = op(spv::Op::OpFConvert, type(source), {x});
+    }
+    Id boolType = builder_.typeBool();
+    // The range is [low, high): both powers of two (or zero), exact.
+    Id low = constant(llvm::ConstantFP::get(source, isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0));
+    Id high = constant(llvm::ConstantFP::get(source, std::ldexp(1.0, int(bits) - (isSigned ? 1 : 0))));
+    llvm::IntegerType *integer = llvm::cast<llvm::IntegerType>(call.getType());
+    Id minimum = constant(llvm::ConstantInt::get(integer, isSigned ? llvm::APInt::getSignedMinValue(bits)
+                                                                   : llvm::APInt::getMinValue(bits)));
+    Id maximum = constant(llvm::ConstantInt::get(integer, isSigned ? llvm::APInt::getSignedMaxValue(bits)
+                                                                   : llvm::APInt::getMaxValue(bits)));
+    Id converted = op(isSigned ? spv::Op::OpConvertFToS : spv::Op::OpConvertFToU, resultType, {x});
+    Id clamped = op(spv::Op::OpSelect, resultType,
+                    {op(spv::Op::OpFOrdLessThan, boolType, {x, low}), minimum,
+                     op(spv::Op::OpSelect, resultType,
+                        {op(spv::Op::OpFOrdGreaterThanEqual, boolType, {x, high}), maximum, converted})});
+    op(spv::Op::OpSelect, resultType, {op(spv::Op::OpIsNan, boolType, {x}), builder_.constantNull(resultType), clamped},
+       result);
+    return llvm::Error::success();
+  }
   case llvm::Intrinsic::uadd_sat:
   case llvm::Intrinsic::usub_sat:
   case llvm::Intrinsic::sadd_sat:
