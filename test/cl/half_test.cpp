@@ -577,6 +577,61 @@ __kernel void vec(__global const half *a, __global const half *b, __global half 
   }
 }
 
+TEST_P(HalfTest, SubGroupAndWorkGroupCollectives) {
+  std::vector<cl_name_version> features = deviceArray<cl_name_version>(device(), CL_DEVICE_OPENCL_C_FEATURES);
+  if (!std::any_of(features.begin(), features.end(),
+                   [](const cl_name_version &f) { return std::string(f.name) == "__opencl_c_subgroups"; }))
+    GTEST_SKIP() << "no sub-groups";
+  Program program = build(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global const half *in, __global half *out, __global uint *ids) {
+  size_t i = get_global_id(0);
+  half x = in[i];
+  out[5 * i + 0] = sub_group_reduce_add(x);
+  out[5 * i + 1] = sub_group_scan_inclusive_add(x);
+  out[5 * i + 2] = sub_group_reduce_max(x);
+  out[5 * i + 3] = sub_group_broadcast(x, 0);
+  out[5 * i + 4] = work_group_reduce_min(x);
+  ids[2 * i] = get_sub_group_id();
+  ids[2 * i + 1] = get_sub_group_local_id();
+})",
+                          "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  constexpr size_t kItems = 64;
+  // Small integers: every sum is exact in half, whatever the order.
+  std::vector<uint16_t> in(kItems);
+  std::mt19937 random(3);
+  for (uint16_t &h : in)
+    h = ref::fromDouble(double(int(random() % 17) - 8));
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kItems * 2, in.data());
+  Mem output = buffer(CL_MEM_WRITE_ONLY, 5 * kItems * 2);
+  Mem ids = buffer(CL_MEM_WRITE_ONLY, 2 * kItems * sizeof(cl_uint));
+  Kernel k = kernel(program, "k");
+  setArgs(k, input.get(), output.get(), ids.get());
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &kItems, &kItems, 0, nullptr, nullptr));
+  std::vector<uint16_t> got = read<uint16_t>(output, 5 * kItems);
+  std::vector<cl_uint> id = read<cl_uint>(ids, 2 * kItems);
+  double minimum = INFINITY;
+  for (uint16_t h : in)
+    minimum = std::min(minimum, ref::toDouble(h));
+  for (size_t i = 0; i < kItems; ++i) {
+    double sum = 0, scan = 0, maximum = -INFINITY, first = NAN;
+    for (size_t j = 0; j < kItems; ++j) {
+      if (id[2 * j] != id[2 * i])
+        continue;
+      double v = ref::toDouble(in[j]);
+      sum += v, maximum = std::max(maximum, v);
+      if (id[2 * j + 1] <= id[2 * i + 1])
+        scan += v;
+      if (id[2 * j + 1] == 0)
+        first = v;
+    }
+    const double expected[] = {sum, scan, maximum, first, minimum};
+    for (size_t c = 0; c < 5; ++c)
+      EXPECT_EQ(ref::toDouble(got[5 * i + c]), expected[c]) << "item " << i << " collective " << c;
+  }
+}
+
 } // namespace
 
 CLTEST_INSTANTIATE(HalfTest);
