@@ -5,6 +5,7 @@
 // vectors through vloadn/vstoren and vector arithmetic.
 #include "cl_test.h"
 #include "half_reference.h"
+#include "stdout_capture.h"
 
 #include <algorithm>
 #include <array>
@@ -655,6 +656,32 @@ __kernel void k(__global const half *in, __global half *out, __global uint *ids)
     for (size_t c = 0; c < 5; ++c)
       EXPECT_EQ(ref::toDouble(got[5 * i + c]), expected[c]) << "item " << i << " collective " << c;
   }
+}
+
+TEST_P(HalfTest, PrintfShowsHalfScalarsAndVectors) {
+  // A half argument of %f, %a or %e is promoted as a float is; a halfn
+  // takes the hf vector modifier (OpenCL C 3.0 6.15.14.2).
+  Program program = build(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void p(__global const half *in) {
+  half x = in[0];
+  half2 v = (half2)(in[1], in[2]);
+  printf("%f %a %v2hf %.3e\n", x, x, v, in[3]);
+})");
+  ASSERT_TRUE(program);
+  std::vector<uint16_t> in = {0x3e00, 0x0001, 0xc000, 0x7bff}; // 1.5, 2^-24, -2, 65504
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size() * 2, in.data());
+  Kernel k = kernel(program, "p");
+  setArgs(k, input.get());
+  size_t global = 1;
+  StdoutCapture capture;
+  ASSERT_TRUE(capture.begin());
+  cl_int enqueued = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+  cl_int finished = clFinish(queue_);
+  std::string text = capture.end();
+  EXPECT_CL(enqueued);
+  EXPECT_CL(finished);
+  EXPECT_EQ(text, "1.500000 0x1.8p+0 0.000000,-2.000000 6.550e+04\n");
 }
 
 } // namespace
