@@ -306,33 +306,45 @@ Id KernelEmitter::exactFma(Id a, Id b, Id c, Id resultType) {
                              {even, op(spv::Op::OpLogicalAnd, boolType,
                                        {inexact, op(spv::Op::OpFOrdNotEqual, boolType, {sum, zero})})})});
   Id odd = op(spv::Op::OpSelect, doubleType, {adjust, adjusted, sum});
-  if (resultType == builder_.typeFloat(16)) {
-    // lavapipe converts double to half through float, rounding twice (it
-    // gave 0x1.f98p+15 for 64720 + 0x1.9p-11): round to odd at float
-    // precision too, which keeps the final rounding correct (float has 13
-    // more bits than half). Every such sum is a normal float.
-    Id floatType = builder_.typeFloat(32), int32Type = builder_.typeInt(32);
-    Id narrow = op(spv::Op::OpFConvert, floatType, {odd});
-    Id back = op(spv::Op::OpFConvert, doubleType, {narrow});
-    Id narrowBits = op(spv::Op::OpBitcast, int32Type, {narrow});
-    Id one32 = constant(llvm::ConstantInt::get(llvm::Type::getInt32Ty(kernel_.getContext()), 1));
-    Id narrowEven = op(spv::Op::OpIEqual, boolType,
-                       {op(spv::Op::OpBitwiseAnd, int32Type, {narrowBits, one32}), builder_.constantNull(int32Type)});
-    Id glsl = builder_.importGlsl450();
-    // A magnitude step towards the double value (the bits order magnitudes).
-    Id grow = op(spv::Op::OpFOrdLessThan, boolType,
-                 {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, back}),
-                  op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, odd})});
-    Id stepped = op(spv::Op::OpBitcast, floatType,
-                    {op(spv::Op::OpSelect, int32Type,
-                        {grow, op(spv::Op::OpIAdd, int32Type, {narrowBits, one32}),
-                         op(spv::Op::OpISub, int32Type, {narrowBits, one32})})});
-    Id narrowAdjust =
-        op(spv::Op::OpLogicalAnd, boolType, {narrowEven, op(spv::Op::OpFOrdNotEqual, boolType, {back, odd})});
-    Id narrowOdd = op(spv::Op::OpSelect, floatType, {narrowAdjust, stepped, narrow});
-    return op(spv::Op::OpFConvert, resultType, {narrowOdd});
-  }
+  if (resultType == builder_.typeFloat(16))
+    return doubleToHalf(odd, llvm::Type::getDoubleTy(kernel_.getContext()));
   return op(spv::Op::OpFConvert, resultType, {odd});
+}
+
+Id KernelEmitter::doubleToHalf(Id x, llvm::Type *shape) {
+  // lavapipe converts double to half through float, rounding twice (it
+  // gave 0x1.f98p+15 for 64720 + 0x1.9p-11): the float is rounded to odd
+  // instead, which keeps the final rounding correct (float has 13 more bits
+  // than half; Boldo and Melquiond). A double beyond float's range rounds
+  // to an infinite or zero half either way; NaN stays NaN.
+  llvm::LLVMContext &context = kernel_.getContext();
+  Id doubleType = type(shape), floatType = type(shape->getWithNewType(llvm::Type::getFloatTy(context)));
+  Id int32Type = type(shape->getWithNewType(llvm::Type::getInt32Ty(context)));
+  Id boolType = type(shape->getWithNewType(llvm::Type::getInt1Ty(context)));
+  Id halfType = type(shape->getWithNewType(llvm::Type::getHalfTy(context)));
+  Id one = constant(llvm::ConstantInt::get(shape->getWithNewType(llvm::Type::getInt32Ty(context)), 1));
+  Id narrow = op(spv::Op::OpFConvert, floatType, {x});
+  Id back = op(spv::Op::OpFConvert, doubleType, {narrow});
+  Id bits = op(spv::Op::OpBitcast, int32Type, {narrow});
+  Id even = op(spv::Op::OpIEqual, boolType,
+               {op(spv::Op::OpBitwiseAnd, int32Type, {bits, one}), builder_.constantNull(int32Type)});
+  Id glsl = builder_.importGlsl450();
+  // A magnitude step towards x (the bits order magnitudes); an inexact
+  // float is finite here, as x is below float's largest magnitude.
+  Id grow = op(spv::Op::OpFOrdLessThan, boolType,
+               {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, back}),
+                op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, x})});
+  Id stepped =
+      op(spv::Op::OpBitcast, floatType,
+         {op(spv::Op::OpSelect, int32Type,
+             {grow, op(spv::Op::OpIAdd, int32Type, {bits, one}), op(spv::Op::OpISub, int32Type, {bits, one})})});
+  Id inFloatRange = op(
+      spv::Op::OpFOrdLessThan, boolType,
+      {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, x}), constant(llvm::ConstantFP::get(shape, 0x1p100))});
+  Id adjust =
+      op(spv::Op::OpLogicalAnd, boolType,
+         {op(spv::Op::OpLogicalAnd, boolType, {even, inFloatRange}), op(spv::Op::OpFOrdNotEqual, boolType, {back, x})});
+  return op(spv::Op::OpFConvert, halfType, {op(spv::Op::OpSelect, floatType, {adjust, stepped, narrow})});
 }
 
 Id KernelEmitter::floatClassTest(Id x, llvm::Type *floating, unsigned mask) {

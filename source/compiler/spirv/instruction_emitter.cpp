@@ -401,6 +401,11 @@ llvm::Error KernelEmitter::emitCast(llvm::CastInst &cast) {
        {source}, result);
     break;
   case llvm::Instruction::FPTrunc:
+    if (from->getScalarType()->isDoubleTy() && to->getScalarType()->isHalfTy()) {
+      op(spv::Op::OpCopyObject, resultType, {doubleToHalf(source, from)}, result);
+      break;
+    }
+    [[fallthrough]];
   case llvm::Instruction::FPExt:
     op(spv::Op::OpFConvert, resultType, {source}, result);
     break;

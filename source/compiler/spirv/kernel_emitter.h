@@ -110,6 +110,9 @@ private:
   /// A correctly rounded float or half fma (of `resultType`) through double
   /// precision.
   Id exactFma(Id a, Id b, Id c, Id resultType);
+  /// A double (scalar or vector of the shape of `shape`) rounded once to
+  /// half, also on drivers that convert through float.
+  Id doubleToHalf(Id x, llvm::Type *shape);
   /// llvm.is.fpclass(x, mask) on a scalar.
   Id floatClassTest(Id x, llvm::Type *floating, unsigned mask);
   /// llvm.[us]{add,sub}.sat on scalars.
