@@ -314,6 +314,49 @@ __kernel void to_others(__global const half *in, __global float *f, __global int
   }
 }
 
+TEST_P(HalfTest, ConversionFromDoubleRoundsOnce) {
+  if (!deviceHasExtension(device(), "cl_khr_fp64"))
+    GTEST_SKIP() << "no cl_khr_fp64";
+  Program program = build(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void k(__global const double *in, __global half *out, __global half *out4) {
+  size_t i = get_global_id(0);
+  out[i] = convert_half(in[i]);
+  if (i % 4 == 0)
+    vstore4(convert_half4(vload4(0, in + i)), 0, out4 + i);
+})");
+  ASSERT_TRUE(program);
+  // Just off the midpoint between two halves, by far less than half a
+  // float ulp: a conversion through float lands on the midpoint and rounds
+  // to even, half the time the wrong way. Also denormal midpoints.
+  constexpr size_t kCount = 4096;
+  std::vector<double> in(kCount);
+  std::mt19937 random(8);
+  for (size_t i = 0; i < kCount; ++i) {
+    uint16_t h = uint16_t(random() % 0x7bff);
+    double mid = (ref::toDouble(h) + ref::toDouble(uint16_t(h + 1))) / 2;
+    double off = std::ldexp(mid == 0 ? 1.0 : std::fabs(mid), -40) * ((random() & 1) ? 1 : -1);
+    in[i] = ((random() & 1) ? -1 : 1) * (mid + off);
+  }
+  Mem input = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kCount * sizeof(double), in.data());
+  Mem output = buffer(CL_MEM_WRITE_ONLY, kCount * 2), output4 = buffer(CL_MEM_WRITE_ONLY, kCount * 2);
+  Kernel k = kernel(program, "k");
+  setArgs(k, input.get(), output.get(), output4.get());
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &kCount, nullptr, 0, nullptr, nullptr));
+  std::vector<uint16_t> got = read<uint16_t>(output, kCount), got4 = read<uint16_t>(output4, kCount);
+  size_t failures = 0;
+  for (size_t i = 0; i < kCount && failures < 20; ++i) {
+    const uint16_t expected = ref::fromDouble(in[i]);
+    for (uint16_t g : {got[i], got4[i]})
+      if (!acceptable(g, expected, expected)) {
+        ++failures;
+        ADD_FAILURE() << "convert_half(" << std::hexfloat << in[i] << ") = " << hex(g) << ", expected "
+                      << hex(expected);
+      }
+  }
+}
+
 struct UnaryCase {
   const char *name;
   double (*reference)(double);
