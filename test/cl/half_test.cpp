@@ -357,6 +357,67 @@ __kernel void k(__global const double *in, __global half *out, __global half *ou
   }
 }
 
+TEST_P(HalfTest, CommonFunctions) {
+  Program program = build(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global const half *a, __global const half *b, __global half *out) {
+  size_t i = get_global_id(0);
+  half x = a[i], y = b[i];
+  out[8 * i + 0] = degrees(x);
+  out[8 * i + 1] = radians(x);
+  out[8 * i + 2] = mix(x, y, (half)0.25h);
+  out[8 * i + 3] = step(y, x);
+  out[8 * i + 4] = smoothstep((half)-1.0h, (half)2.0h, x);
+  out[8 * i + 5] = sign(x);
+  out[8 * i + 6] = clamp(x, (half)-0.5h, (half)0.75h);
+  half4 v = max((half4)(x, y, -x, -y), (half)0.125h);
+  out[8 * i + 7] = v.x + v.y + v.z + v.w;
+})");
+  ASSERT_TRUE(program);
+  constexpr size_t kItems = 4096;
+  std::vector<uint16_t> a(kItems), b(kItems);
+  std::mt19937 random(6);
+  // Finite halves of magnitude below 64.
+  for (size_t i = 0; i < kItems; ++i)
+    a[i] = uint16_t((random() & 0x8000) | (random() % 0x5400)),
+    b[i] = uint16_t((random() & 0x8000) | (random() % 0x5400));
+  std::vector<uint16_t> got = run(program, "k", {a, b}, kItems, 8);
+  auto h = [](uint16_t bits) { return ref::toDouble(bits); };
+  auto r = [](double v) { return ref::toDouble(ref::fromDouble(v)); };
+  size_t failures = 0;
+  for (size_t i = 0; i < kItems && failures < 20; ++i) {
+    const double x = h(a[i]), y = h(b[i]);
+    const double pi = 3.14159265358979323846;
+    double t = std::clamp((x + 1.0) / 3.0, 0.0, 1.0);
+    const double maxSum = r(r(r(std::max(x, 0.125) + std::max(y, 0.125)) + std::max(-x, 0.125)) + std::max(-y, 0.125));
+    // {exact value, ulp bound}: degrees and radians within 2 ulp; mix and
+    // smoothstep (implementation-defined precision) within a few; the rest
+    // exact (mix's formula rounds three times).
+    const std::pair<double, double> expected[] = {{x * 180.0 / pi, 2},
+                                                  {x * pi / 180.0, 2},
+                                                  {r(x + r(r(y - x) * 0.25)), 0},
+                                                  {x < y ? 0.0 : 1.0, 0},
+                                                  {t * t * (3 - 2 * t), 4},
+                                                  {x > 0   ? 1.0
+                                                   : x < 0 ? -1.0
+                                                           : x,
+                                                   0},
+                                                  {std::clamp(x, -0.5, 0.75), 0},
+                                                  {maxSum, 0}};
+    for (size_t c = 0; c < 8; ++c) {
+      uint16_t g = got[8 * i + c];
+      double error = expected[c].second == 0
+                         ? (h(g) == expected[c].first || (g & 0x7fff) == 0 && expected[c].first == 0 ? 0.0 : INFINITY)
+                         : ref::ulpError(g, expected[c].first);
+      if (error > expected[c].second) {
+        ++failures;
+        ADD_FAILURE() << "common function " << c << " of " << hex(a[i]) << ", " << hex(b[i]) << ": " << hex(g)
+                      << ", expected " << expected[c].first;
+      }
+    }
+  }
+}
+
 struct UnaryCase {
   const char *name;
   double (*reference)(double);
