@@ -149,6 +149,20 @@ std::optional<llvm::Error> KernelEmitter::emitWorkItemBuiltin(llvm::CallInst &ca
   return llvm::Error::success();
 }
 
+void KernelEmitter::emitFence(llvm::FenceInst &fence) {
+  // mem_fence, read_mem_fence, write_mem_fence and atomic_work_item_fence
+  // (LowerAtomicBuiltinsPass): a memory barrier over __global and __local
+  // memory with the fence's ordering and scope; a single-thread fence only
+  // orders the compiler, which the emitted code already follows.
+  const uint32_t scope = scopeOf(fence.getContext(), fence.getSyncScopeID());
+  if (scope == kScopeInvocation)
+    return;
+  uint32_t semantics = fence.getOrdering() == llvm::AtomicOrdering::Acquire   ? kAcquire
+                       : fence.getOrdering() == llvm::AtomicOrdering::Release ? kRelease
+                                                                              : kAcquireRelease;
+  opNoResult(spv::Op::OpMemoryBarrier, {uint32(scope), uint32(semantics | kUniformMemory | kWorkgroupMemory)});
+}
+
 void KernelEmitter::emitBarrier(uint32_t executionScope, uint32_t memoryScope, uint32_t semantics) {
   opNoResult(spv::Op::OpControlBarrier, {uint32(executionScope), uint32(memoryScope), uint32(semantics)});
 }

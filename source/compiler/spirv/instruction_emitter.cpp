@@ -46,6 +46,10 @@ llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
       op(spv::Op::OpFNegate, type(instruction.getType()), {operand}, result);
     return llvm::Error::success();
   }
+  if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&instruction)) {
+    emitFence(*fence);
+    return llvm::Error::success();
+  }
   if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&instruction))
     return emitCast(*cast);
   if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))

@@ -110,6 +110,8 @@ private:
   /// A correctly rounded float or half fma (of `resultType`) through double
   /// precision.
   Id exactFma(Id a, Id b, Id c, Id resultType);
+  /// An LLVM fence as OpMemoryBarrier.
+  void emitFence(llvm::FenceInst &fence);
   /// A double (scalar or vector of the shape of `shape`) rounded once to
   /// half, also on drivers that convert through float.
   Id doubleToHalf(Id x, llvm::Type *shape);
