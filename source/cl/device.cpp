@@ -242,6 +242,8 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
       features.push_back(nameVersion("__opencl_c_int64", openclVersion));
     if (info.fp64)
       features.push_back(nameVersion("__opencl_c_fp64", openclVersion));
+    if (info.fp16)
+      features.push_back(nameVersion("__opencl_c_fp16", openclVersion));
     for (const std::string &feature : info.openclCFeatures)
       features.push_back(nameVersion(feature.c_str(), openclVersion));
     return array(std::span<const cl_name_version>(features));

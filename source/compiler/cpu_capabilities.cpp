@@ -32,17 +32,33 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSiz
 
   info.singleFp = ieeeFpConfig(true);
   info.doubleFp = ieeeFpConfig(false);
+  // Half arithmetic is float arithmetic rounded to half after each
+  // operation (LLVM promotes it; float has more than twice half's
+  // precision, so +, -, *, / and sqrt round as if done in half), with
+  // denormals; LLVM computes a half fma in double, which for halves is
+  // exact wherever the result is in half's range, so it rounds once. The
+  // builtins library computes the math functions in float.
   info.halfFp = {};
+  info.halfFp.denorms = true;
+  info.halfFp.infNan = true;
+  info.halfFp.roundToNearest = true;
+  info.halfFp.fma = true;
   info.fp64 = true;
-  info.fp16 = false;
+  info.fp16 = true;
   info.int64 = true;
   info.atomics64 = true;
   info.extensions = {
-      "cl_khr_byte_addressable_store",    "cl_khr_fp64",
-      "cl_khr_int64_base_atomics",        "cl_khr_int64_extended_atomics",
-      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-      "cl_khr_local_int32_base_atomics",  "cl_khr_local_int32_extended_atomics",
-      "cl_polymux_sized_integers",        "cl_polymux_kernel_exit",
+      "cl_khr_byte_addressable_store",
+      "cl_khr_fp64",
+      "cl_khr_fp16",
+      "cl_khr_int64_base_atomics",
+      "cl_khr_int64_extended_atomics",
+      "cl_khr_global_int32_base_atomics",
+      "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",
+      "cl_khr_local_int32_extended_atomics",
+      "cl_polymux_sized_integers",
+      "cl_polymux_kernel_exit",
   };
   info.openclCFeatures = {
       "__opencl_c_work_group_collective_functions",

@@ -83,6 +83,12 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   // must follow the device (CTS basic kernel_numeric_constants).
   if (std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_images") == config.extensions.end())
     args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
+  // Clang (22) does not know the OpenCL C 3.0 feature __opencl_c_fp16, only
+  // cl_khr_fp16: its macro is defined here, like the other features only
+  // from OpenCL C 3.0 on.
+  if (options.clStd >= 300 &&
+      std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_fp16") != config.extensions.end())
+    args.push_back("-D__opencl_c_fp16=1");
   // Polymux's own extensions: Clang does not know them, so their macros are
   // defined here and their declarations come from polymux_extensions.h.
   for (const std::string &extension : config.extensions)

@@ -211,8 +211,9 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
 
   uint32_t floatBytes = vectorRegisterBytes(false);
   uint32_t intBytes = vectorRegisterBytes(true);
-  // char, short, int, long, float, double, half (no fp16: 0).
-  info.nativeVectorWidth = {intBytes, intBytes / 2, intBytes / 4, intBytes / 8, floatBytes / 4, floatBytes / 8, 0};
+  // char, short, int, long, float, double, half (computed in float lanes).
+  info.nativeVectorWidth = {intBytes,       intBytes / 2,   intBytes / 4,  intBytes / 8,
+                            floatBytes / 4, floatBytes / 8, floatBytes / 4};
   info.preferredVectorWidth = info.nativeVectorWidth;
   // With the work-item vectoriser, scalar int, long, float and double code
   // runs at least as fast as code written with vector types: it packs
@@ -226,7 +227,7 @@ mux::DeviceInfo queryHostDeviceInfo(unsigned threads) {
   // short8 345, short16 318).
   if (workItemVectorBits() != 0) {
     constexpr uint32_t kPreferredNarrowBytes = 8;
-    info.preferredVectorWidth = {kPreferredNarrowBytes, kPreferredNarrowBytes / 2, 1, 1, 1, 1, 0};
+    info.preferredVectorWidth = {kPreferredNarrowBytes, kPreferredNarrowBytes / 2, 1, 1, 1, 1, 1};
   }
   // Work-item loops vectorise across work-items at the float width.
   info.preferredWorkGroupSizeMultiple = floatBytes / 4;

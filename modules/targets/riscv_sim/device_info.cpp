@@ -64,7 +64,7 @@ mux::DeviceInfo describeDevice(const DeviceDescription &description) {
   info.printfBufferSize = 1 << 20;
 
   // rv64gc has no vector registers: every width is one element.
-  info.preferredVectorWidth = {1, 1, 1, 1, 1, 1, 0};
+  info.preferredVectorWidth = {1, 1, 1, 1, 1, 1, 1};
   info.nativeVectorWidth = info.preferredVectorWidth;
   info.profilingTimerResolutionNs = 1;
   // Program-scope variables live in the data segment of the program window,

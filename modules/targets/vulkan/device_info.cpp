@@ -113,10 +113,13 @@ void describeArithmetic(const PhysicalDevice &facts, mux::DeviceInfo &info) {
     info.doubleFp.roundToInf = true;
   }
   // half as a storage format (vload_half, ...) works without the extension.
-  info.fp16 = compiler::kVulkanHalfMath && facts.fp16Usable();
+  // Half arithmetic is computed in double and rounded once to half (an fma
+  // rounded to odd in double first): correctly rounded, fused fma.
+  info.fp16 = compiler::kVulkanHalfMath && facts.fp16Usable() && facts.features.features.shaderFloat64;
   if (info.fp16) {
     info.halfFp.roundToNearest = true;
     info.halfFp.infNan = true;
+    info.halfFp.fma = true;
     info.halfFp.denorms = controls.shaderDenormPreserveFloat16;
   }
   // cl_khr_int64_base_atomics covers __local memory too: a kernel with
@@ -271,6 +274,7 @@ compiler::VulkanTargetConfig compilerConfig(const PhysicalDevice &facts, const m
   config.int8 = facts.int8Usable();
   config.int16 = facts.int16Usable();
   config.atomicInt64 = info.atomics64;
+  config.denormPreserveFloat16 = facts.properties12.shaderDenormPreserveFloat16;
   config.denormPreserveFloat32 = facts.properties12.shaderDenormPreserveFloat32;
   config.denormPreserveFloat64 = facts.properties12.shaderDenormPreserveFloat64;
   config.roundingModeRTZFloat32 = facts.properties12.shaderRoundingModeRTZFloat32;

@@ -1,5 +1,5 @@
 // Common functions (OpenCL C 3.0, 6.15.5): degrees, radians, mix, step,
-// smoothstep and sign for float and double, scalars and every vector width,
+// smoothstep and sign for float, double and half, scalars and every vector width,
 // with the scalar-argument forms (mix(floatn, floatn, float),
 // step(float, floatn), smoothstep(float, float, floatn)).
 // (clamp/min/max come from LowerExactBuiltinsPass.)
@@ -10,6 +10,9 @@
 //    so the result is within ~0.5 ulp; double also cannot overflow here).
 //  - double degrees/radians multiply by the constant split in two doubles
 //    (c = hi + lo to ~106 bits): fma(x, hi, x * lo) is within ~0.5 ulp.
+//  - half degrees/radians/smoothstep are computed in float (the product of
+//    a half and the float constant, rounded to float then to half, is within
+//    ~0.5 half ulp) and rounded to half.
 //  - mix is the spec's formula x + (y - x) * a in the argument type
 //    (its precision is implementation-defined).
 //  - step/sign are exact selections; sign(NaN) is 0, sign(+-0) is +-0.
@@ -44,6 +47,11 @@ PMX_SCALAR_AND_WIDTHS(PMX_ANGLE_F_)
   }
 PMX_SCALAR_AND_WIDTHS(PMX_ANGLE_D_)
 
+#define PMX_ANGLE_H_(N, ...)                                                                                           \
+  PMX_OVERLOAD half##N degrees(half##N x) { return convert_half##N(convert_float##N(x) * (float)PMX_DEGREES_HI); }     \
+  PMX_OVERLOAD half##N radians(half##N x) { return convert_half##N(convert_float##N(x) * (float)PMX_RADIANS_HI); }
+PMX_SCALAR_AND_WIDTHS(PMX_ANGLE_H_)
+
 // ---- mix ----------------------------------------------------------------------------
 #define PMX_MIX_(N, T)                                                                                                 \
   PMX_OVERLOAD T##N mix(T##N x, T##N y, T##N a) { return x + (y - x) * a; }
@@ -53,6 +61,8 @@ PMX_SCALAR_AND_WIDTHS(PMX_MIX_, float)
 PMX_SCALAR_AND_WIDTHS(PMX_MIX_, double)
 PMX_FOR_WIDTHS(PMX_MIX_S_, float)
 PMX_FOR_WIDTHS(PMX_MIX_S_, double)
+PMX_SCALAR_AND_WIDTHS(PMX_MIX_, half)
+PMX_FOR_WIDTHS(PMX_MIX_S_, half)
 
 // ---- step: 0 where x < edge, else 1 ---------------------------------------------------
 #define PMX_STEP_(N, T)                                                                                                \
@@ -63,6 +73,8 @@ PMX_SCALAR_AND_WIDTHS(PMX_STEP_, float)
 PMX_SCALAR_AND_WIDTHS(PMX_STEP_, double)
 PMX_FOR_WIDTHS(PMX_STEP_S_, float)
 PMX_FOR_WIDTHS(PMX_STEP_S_, double)
+PMX_SCALAR_AND_WIDTHS(PMX_STEP_, half)
+PMX_FOR_WIDTHS(PMX_STEP_S_, half)
 
 // ---- smoothstep: t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 * t) -------------
 // (undefined when e0 >= e1 or any argument is NaN.)
@@ -94,6 +106,18 @@ PMX_SCALAR_AND_WIDTHS(PMX_SMOOTHSTEP_F_)
 PMX_SCALAR_AND_WIDTHS(PMX_SMOOTHSTEP_D_)
 PMX_FOR_WIDTHS(PMX_SMOOTHSTEP_FS_)
 PMX_FOR_WIDTHS(PMX_SMOOTHSTEP_DS_)
+#define PMX_SMOOTHSTEP_H_(N, ...)                                                                                      \
+  PMX_OVERLOAD half##N smoothstep(half##N e0, half##N e1, half##N x) {                                                 \
+    PMX_SMOOTH_BODY(float##N, convert_float##N(e0), convert_float##N(e1), convert_float##N(x))                         \
+    return convert_half##N(r);                                                                                         \
+  }
+#define PMX_SMOOTHSTEP_HS_(N, ...)                                                                                     \
+  PMX_OVERLOAD half##N smoothstep(half e0, half e1, half##N x) {                                                       \
+    PMX_SMOOTH_BODY(float##N, (float##N)((float)e0), (float##N)((float)e1), convert_float##N(x))                       \
+    return convert_half##N(r);                                                                                         \
+  }
+PMX_SCALAR_AND_WIDTHS(PMX_SMOOTHSTEP_H_)
+PMX_FOR_WIDTHS(PMX_SMOOTHSTEP_HS_)
 
 // ---- sign: 1 for x > 0, -1 for x < 0, x itself for +-0, 0 for NaN ------------------------
 #define PMX_SIGN_(N, T)                                                                                                \
@@ -104,3 +128,4 @@ PMX_FOR_WIDTHS(PMX_SMOOTHSTEP_DS_)
   }
 PMX_SCALAR_AND_WIDTHS(PMX_SIGN_, float)
 PMX_SCALAR_AND_WIDTHS(PMX_SIGN_, double)
+PMX_SCALAR_AND_WIDTHS(PMX_SIGN_, half)

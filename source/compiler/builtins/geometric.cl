@@ -1,5 +1,5 @@
 // Geometric functions (OpenCL C 3.0, 6.15.6): cross, distance, length,
-// normalize for float and double (scalar, 2, 3 and 4 lanes), and
+// normalize for float, double and half (scalar, 2, 3 and 4 lanes), and
 // fast_distance, fast_length, fast_normalize for float. (dot comes from
 // LowerExactBuiltinsPass.)
 //
@@ -83,6 +83,41 @@ static inline float3 __pmx_cross_f3(float3 a, float3 b) {
 }
 PMX_OVERLOAD float3 cross(float3 a, float3 b) { return __pmx_cross_f3(a, b); }
 PMX_OVERLOAD float4 cross(float4 a, float4 b) { return (float4)(__pmx_cross_f3(a.xyz, b.xyz), 0.0f); }
+
+// ---- half (cl_khr_fp16) ----------------------------------------------------------------
+// Through the float functions above (computed in double): one more rounding,
+// to half, so within ~0.5 half ulp.
+
+PMX_OVERLOAD half length(half p) { return __builtin_fabsf16(p); }
+PMX_OVERLOAD half length(half2 p) { return (half)__pmx_length_f4((float4)(convert_float2(p), 0.0f, 0.0f)); }
+PMX_OVERLOAD half length(half3 p) { return (half)__pmx_length_f4((float4)(convert_float3(p), 0.0f)); }
+PMX_OVERLOAD half length(half4 p) { return (half)__pmx_length_f4(convert_float4(p)); }
+
+PMX_OVERLOAD half distance(half a, half b) { return (half)__builtin_fabsf((float)a - (float)b); }
+PMX_OVERLOAD half distance(half2 a, half2 b) {
+  return (half)__pmx_distance_f4((float4)(convert_float2(a), 0.0f, 0.0f), (float4)(convert_float2(b), 0.0f, 0.0f));
+}
+PMX_OVERLOAD half distance(half3 a, half3 b) {
+  return (half)__pmx_distance_f4((float4)(convert_float3(a), 0.0f), (float4)(convert_float3(b), 0.0f));
+}
+PMX_OVERLOAD half distance(half4 a, half4 b) { return (half)__pmx_distance_f4(convert_float4(a), convert_float4(b)); }
+
+PMX_OVERLOAD half normalize(half p) { return p == (half)0 || p != p ? p : (p > (half)0 ? (half)1 : (half)-1); }
+PMX_OVERLOAD half2 normalize(half2 p) {
+  return convert_half2(__pmx_normalize_f4((float4)(convert_float2(p), 0.0f, 0.0f)).xy);
+}
+PMX_OVERLOAD half3 normalize(half3 p) {
+  return convert_half3(__pmx_normalize_f4((float4)(convert_float3(p), 0.0f)).xyz);
+}
+PMX_OVERLOAD half4 normalize(half4 p) { return convert_half4(__pmx_normalize_f4(convert_float4(p))); }
+
+// Products of halves are exact in double.
+static inline half3 __pmx_cross_h3(half3 a, half3 b) {
+  double3 x = convert_double3(a), y = convert_double3(b);
+  return convert_half3(x.yzx * y.zxy - x.zxy * y.yzx);
+}
+PMX_OVERLOAD half3 cross(half3 a, half3 b) { return __pmx_cross_h3(a, b); }
+PMX_OVERLOAD half4 cross(half4 a, half4 b) { return (half4)(__pmx_cross_h3(a.xyz, b.xyz), (half)0); }
 
 // ---- double --------------------------------------------------------------------------
 

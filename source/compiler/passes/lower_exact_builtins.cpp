@@ -323,7 +323,8 @@ private:
   /// Whether the nearest float `rounded` of integer `value` (of first_'s
   /// type, `valueBits` magnitude bits) is above and below it. Every float
   /// below 2^valueBits is an integer in range, so it converts back exactly
-  /// (a float at or above it exceeds every value of the type).
+  /// (a float at or above it exceeds every value of the type), except -inf,
+  /// the nearest half of a large negative integer, which is below it.
   std::pair<llvm::Value *, llvm::Value *> compareWithInteger(llvm::Value *rounded, llvm::Value *value,
                                                              unsigned valueBits) {
     llvm::Value *fits =
@@ -333,8 +334,13 @@ private:
     llvm::Value *greater =
         first_.isSigned() ? builder_.CreateICmpSGT(back, value) : builder_.CreateICmpUGT(back, value);
     llvm::Value *less = first_.isSigned() ? builder_.CreateICmpSLT(back, value) : builder_.CreateICmpULT(back, value);
-    return {builder_.CreateSelect(fits, greater, llvm::ConstantInt::getTrue(fits->getType())),
-            builder_.CreateSelect(fits, less, llvm::ConstantInt::getFalse(fits->getType()))};
+    llvm::Value *negativeInfinity =
+        builder_.CreateFCmpOEQ(rounded, llvm::ConstantFP::getInfinity(rounded->getType(), /*Negative=*/true));
+    llvm::Value *trueValue = llvm::ConstantInt::getTrue(fits->getType());
+    llvm::Value *falseValue = llvm::ConstantInt::getFalse(fits->getType());
+    greater = builder_.CreateSelect(negativeInfinity, falseValue, greater);
+    less = builder_.CreateSelect(negativeInfinity, trueValue, less);
+    return {builder_.CreateSelect(fits, greater, trueValue), builder_.CreateSelect(fits, less, falseValue)};
   }
 
   /// The integer `integral` (a float of integer value, or infinite) as

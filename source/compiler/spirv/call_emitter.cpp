@@ -10,6 +10,8 @@
 
 #include "llvm/IR/Constants.h"
 
+#include <cmath>
+
 namespace compiler::spirv {
 
 using abi::vulkan::LaunchField;
@@ -147,6 +149,20 @@ std::optional<llvm::Error> KernelEmitter::emitWorkItemBuiltin(llvm::CallInst &ca
   return llvm::Error::success();
 }
 
+void KernelEmitter::emitFence(llvm::FenceInst &fence) {
+  // mem_fence, read_mem_fence, write_mem_fence and atomic_work_item_fence
+  // (LowerAtomicBuiltinsPass): a memory barrier over __global and __local
+  // memory with the fence's ordering and scope; a single-thread fence only
+  // orders the compiler, which the emitted code already follows.
+  const uint32_t scope = scopeOf(fence.getContext(), fence.getSyncScopeID());
+  if (scope == kScopeInvocation)
+    return;
+  uint32_t semantics = fence.getOrdering() == llvm::AtomicOrdering::Acquire   ? kAcquire
+                       : fence.getOrdering() == llvm::AtomicOrdering::Release ? kRelease
+                                                                              : kAcquireRelease;
+  opNoResult(spv::Op::OpMemoryBarrier, {uint32(scope), uint32(semantics | kUniformMemory | kWorkgroupMemory)});
+}
+
 void KernelEmitter::emitBarrier(uint32_t executionScope, uint32_t memoryScope, uint32_t semantics) {
   opNoResult(spv::Op::OpControlBarrier, {uint32(executionScope), uint32(memoryScope), uint32(semantics)});
 }
@@ -263,13 +279,15 @@ Id KernelEmitter::accurateSqrt(Id x) {
   return op(spv::Op::OpSelect, floatType, {special, estimate, refined});
 }
 
-Id KernelEmitter::exactFloatFma(Id a, Id b, Id c) {
-  // a*b is exact in double (24 + 24 bits). a*b + c rounded to double and
-  // then to float could round twice; rounding the double sum to odd first
-  // makes the final rounding correct (Boldo and Melquiond): the sum's
+Id KernelEmitter::exactFma(Id a, Id b, Id c, Id resultType) {
+  // a*b is exact in double (24 + 24 bits for float, 11 + 11 for half).
+  // a*b + c rounded to double and then to float (or half) could round
+  // twice; rounding the double sum to odd first makes the final rounding
+  // correct (Boldo and Melquiond: double has at least two more bits than
+  // the result): the sum's
   // rounding error comes from TwoSum, and an inexact sum with an even last
   // bit moves one ulp towards the exact value.
-  Id floatType = builder_.typeFloat(32), doubleType = builder_.typeFloat(64), boolType = builder_.typeBool();
+  Id doubleType = builder_.typeFloat(64), boolType = builder_.typeBool();
   Id int64Type = uint64Type();
   auto exact = [&](spv::Op opcode, Id left, Id right) {
     Id id = op(opcode, doubleType, {left, right});
@@ -307,7 +325,45 @@ Id KernelEmitter::exactFloatFma(Id a, Id b, Id c) {
                              {even, op(spv::Op::OpLogicalAnd, boolType,
                                        {inexact, op(spv::Op::OpFOrdNotEqual, boolType, {sum, zero})})})});
   Id odd = op(spv::Op::OpSelect, doubleType, {adjust, adjusted, sum});
-  return op(spv::Op::OpFConvert, floatType, {odd});
+  if (resultType == builder_.typeFloat(16))
+    return doubleToHalf(odd, llvm::Type::getDoubleTy(kernel_.getContext()));
+  return op(spv::Op::OpFConvert, resultType, {odd});
+}
+
+Id KernelEmitter::doubleToHalf(Id x, llvm::Type *shape) {
+  // lavapipe converts double to half through float, rounding twice (it
+  // gave 0x1.f98p+15 for 64720 + 0x1.9p-11): the float is rounded to odd
+  // instead, which keeps the final rounding correct (float has 13 more bits
+  // than half; Boldo and Melquiond). A double beyond float's range rounds
+  // to an infinite or zero half either way; NaN stays NaN.
+  llvm::LLVMContext &context = kernel_.getContext();
+  Id doubleType = type(shape), floatType = type(shape->getWithNewType(llvm::Type::getFloatTy(context)));
+  Id int32Type = type(shape->getWithNewType(llvm::Type::getInt32Ty(context)));
+  Id boolType = type(shape->getWithNewType(llvm::Type::getInt1Ty(context)));
+  Id halfType = type(shape->getWithNewType(llvm::Type::getHalfTy(context)));
+  Id one = constant(llvm::ConstantInt::get(shape->getWithNewType(llvm::Type::getInt32Ty(context)), 1));
+  Id narrow = op(spv::Op::OpFConvert, floatType, {x});
+  Id back = op(spv::Op::OpFConvert, doubleType, {narrow});
+  Id bits = op(spv::Op::OpBitcast, int32Type, {narrow});
+  Id even = op(spv::Op::OpIEqual, boolType,
+               {op(spv::Op::OpBitwiseAnd, int32Type, {bits, one}), builder_.constantNull(int32Type)});
+  Id glsl = builder_.importGlsl450();
+  // A magnitude step towards x (the bits order magnitudes); an inexact
+  // float is finite here, as x is below float's largest magnitude.
+  Id grow = op(spv::Op::OpFOrdLessThan, boolType,
+               {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, back}),
+                op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, x})});
+  Id stepped =
+      op(spv::Op::OpBitcast, floatType,
+         {op(spv::Op::OpSelect, int32Type,
+             {grow, op(spv::Op::OpIAdd, int32Type, {bits, one}), op(spv::Op::OpISub, int32Type, {bits, one})})});
+  Id inFloatRange = op(
+      spv::Op::OpFOrdLessThan, boolType,
+      {op(spv::Op::OpExtInst, doubleType, {glsl, GLSLstd450FAbs, x}), constant(llvm::ConstantFP::get(shape, 0x1p100))});
+  Id adjust =
+      op(spv::Op::OpLogicalAnd, boolType,
+         {op(spv::Op::OpLogicalAnd, boolType, {even, inFloatRange}), op(spv::Op::OpFOrdNotEqual, boolType, {back, x})});
+  return op(spv::Op::OpFConvert, halfType, {op(spv::Op::OpSelect, floatType, {adjust, stepped, narrow})});
 }
 
 Id KernelEmitter::floatClassTest(Id x, llvm::Type *floating, unsigned mask) {
@@ -464,6 +520,16 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
     // Round to nearest even is exact (the only rounding mode OpenCL uses).
     return glsl(GLSLstd450RoundEven, {call.getArgOperand(0)});
   case llvm::Intrinsic::sqrt:
+    if (call.getType()->isHalfTy() && state_.config.shaderFloat64) {
+      // The double root (within a few double ulps) rounds to the correctly
+      // rounded half: the root of a half is never that close to a midpoint
+      // between two halves.
+      Id doubleType = builder_.typeFloat(64);
+      Id wide = op(spv::Op::OpFConvert, doubleType, {value(call.getArgOperand(0))});
+      op(spv::Op::OpFConvert, resultType,
+         {op(spv::Op::OpExtInst, doubleType, {builder_.importGlsl450(), GLSLstd450Sqrt, wide})}, result);
+      return llvm::Error::success();
+    }
     if (call.getType()->isFloatTy()) {
       op(spv::Op::OpCopyObject, resultType, {accurateSqrt(value(call.getArgOperand(0)))}, result);
       return llvm::Error::success();
@@ -475,9 +541,11 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
       return glsl(GLSLstd450Sqrt, {call.getArgOperand(0)});
     break;
   case llvm::Intrinsic::fma:
-    if (call.getType()->isFloatTy() && (state_.config.fp64 || state_.config.shaderFloat64)) {
+    if ((call.getType()->isFloatTy() || call.getType()->isHalfTy()) &&
+        (state_.config.fp64 || state_.config.shaderFloat64)) {
       op(spv::Op::OpCopyObject, resultType,
-         {exactFloatFma(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)))},
+         {exactFma(value(call.getArgOperand(0)), value(call.getArgOperand(1)), value(call.getArgOperand(2)),
+                   resultType)},
          result);
       return llvm::Error::success();
     }
@@ -519,6 +587,39 @@ llvm::Error KernelEmitter::emitIntrinsic(llvm::IntrinsicInst &call) {
   case llvm::Intrinsic::memcpy:
   case llvm::Intrinsic::memmove:
     return emitMemoryTransfer(call);
+  case llvm::Intrinsic::fptosi_sat:
+  case llvm::Intrinsic::fptoui_sat: {
+    // convert_<integer>_sat from floating point: NaN is 0, values beyond
+    // the integer's range its limits (OpConvertFTo* leaves them undefined).
+    if (call.getType()->isVectorTy())
+      break;
+    const bool isSigned = call.getIntrinsicID() == llvm::Intrinsic::fptosi_sat;
+    const unsigned bits = call.getType()->getIntegerBitWidth();
+    llvm::Type *source = call.getArgOperand(0)->getType();
+    Id x = value(call.getArgOperand(0));
+    // Half widens to float exactly, where the limits below are exact.
+    if (source->isHalfTy()) {
+      source = llvm::Type::getFloatTy(call.getContext());
+      x = op(spv::Op::OpFConvert, type(source), {x});
+    }
+    Id boolType = builder_.typeBool();
+    // The range is [low, high): both powers of two (or zero), exact.
+    Id low = constant(llvm::ConstantFP::get(source, isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0));
+    Id high = constant(llvm::ConstantFP::get(source, std::ldexp(1.0, int(bits) - (isSigned ? 1 : 0))));
+    llvm::IntegerType *integer = llvm::cast<llvm::IntegerType>(call.getType());
+    Id minimum = constant(llvm::ConstantInt::get(integer, isSigned ? llvm::APInt::getSignedMinValue(bits)
+                                                                   : llvm::APInt::getMinValue(bits)));
+    Id maximum = constant(llvm::ConstantInt::get(integer, isSigned ? llvm::APInt::getSignedMaxValue(bits)
+                                                                   : llvm::APInt::getMaxValue(bits)));
+    Id converted = op(isSigned ? spv::Op::OpConvertFToS : spv::Op::OpConvertFToU, resultType, {x});
+    Id clamped = op(spv::Op::OpSelect, resultType,
+                    {op(spv::Op::OpFOrdLessThan, boolType, {x, low}), minimum,
+                     op(spv::Op::OpSelect, resultType,
+                        {op(spv::Op::OpFOrdGreaterThanEqual, boolType, {x, high}), maximum, converted})});
+    op(spv::Op::OpSelect, resultType, {op(spv::Op::OpIsNan, boolType, {x}), builder_.constantNull(resultType), clamped},
+       result);
+    return llvm::Error::success();
+  }
   case llvm::Intrinsic::uadd_sat:
   case llvm::Intrinsic::usub_sat:
   case llvm::Intrinsic::sadd_sat:

@@ -13,7 +13,8 @@ Id KernelEmitter::signBitOperation(spv::Op operation, llvm::Value *operand) {
   const VulkanTargetConfig &config = state_.config;
   const bool keepsDenormals = (bits == 32 && config.denormPreserveFloat32) ||
                               (bits == 64 && config.denormPreserveFloat64) ||
-                              bits == 16; // half is a storage format here: no arithmetic
+                              // Without cl_khr_fp16 half is a storage format: no arithmetic.
+                              (bits == 16 && (!config.fp16 || config.denormPreserveFloat16));
   if (keepsDenormals)
     return 0;
   llvm::Type *integer = llvm::Type::getIntNTy(operand->getContext(), bits);
@@ -43,6 +44,10 @@ llvm::Error KernelEmitter::emitInstruction(llvm::Instruction &instruction) {
       op(spv::Op::OpCopyObject, type(instruction.getType()), {bits}, result);
     else
       op(spv::Op::OpFNegate, type(instruction.getType()), {operand}, result);
+    return llvm::Error::success();
+  }
+  if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&instruction)) {
+    emitFence(*fence);
     return llvm::Error::success();
   }
   if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&instruction))
@@ -233,6 +238,21 @@ llvm::Error KernelEmitter::emitBinary(llvm::BinaryOperator &binary) {
     left = op(spv::Op::OpFMul, resultType, {left, scale});
     right = op(spv::Op::OpFMul, resultType, {right, scale});
   }
+  if (binary.getType()->getScalarType()->isHalfTy() && state_.config.shaderFloat64 &&
+      (opcode == spv::Op::OpFAdd || opcode == spv::Op::OpFSub || opcode == spv::Op::OpFMul ||
+       opcode == spv::Op::OpFDiv)) {
+    // Half arithmetic in double, rounded once to half: the sum, difference
+    // and product of halves are exact in double, and a quotient of halves
+    // is never within a few double ulps of a midpoint between two halves.
+    // Vulkan leaves float16 rounding (RTE or RTZ) and division's error to
+    // the driver; this is the correctly rounded result everywhere.
+    Id wideType = type(binary.getType()->getWithNewType(llvm::Type::getDoubleTy(binary.getContext())));
+    Id wide =
+        op(opcode, wideType, {op(spv::Op::OpFConvert, wideType, {left}), op(spv::Op::OpFConvert, wideType, {right})});
+    builder_.decorate(wide, spv::Decoration::NoContraction);
+    op(spv::Op::OpFConvert, resultType, {wide}, values_.lookup(&binary));
+    return llvm::Error::success();
+  }
   Id result = op(opcode, resultType, {left, right}, values_.lookup(&binary));
   // Vulkan lets a driver fuse a multiply with an add unless told not to;
   // OpenCL allows it only where the IR says so (the builtins library's
@@ -385,6 +405,11 @@ llvm::Error KernelEmitter::emitCast(llvm::CastInst &cast) {
        {source}, result);
     break;
   case llvm::Instruction::FPTrunc:
+    if (from->getScalarType()->isDoubleTy() && to->getScalarType()->isHalfTy()) {
+      op(spv::Op::OpCopyObject, resultType, {doubleToHalf(source, from)}, result);
+      break;
+    }
+    [[fallthrough]];
   case llvm::Instruction::FPExt:
     op(spv::Op::OpFConvert, resultType, {source}, result);
     break;

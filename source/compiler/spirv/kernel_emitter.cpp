@@ -468,10 +468,11 @@ llvm::Error KernelEmitter::emit() {
   builder_.executionModeId(function, spv::ExecutionMode::LocalSizeId,
                            {state_.localSize[0], state_.localSize[1], state_.localSize[2]});
   // Denormals kept where the device can be asked to: what it reports as
-  // CL_FP_DENORM (float), and cl_khr_fp64's minimum (double). Without the
-  // mode a driver may flush them even where it could keep them.
+  // CL_FP_DENORM (float, half), and cl_khr_fp64's minimum (double). Without
+  // the mode a driver may flush them even where it could keep them.
   for (auto [preserve, width] :
-       {std::pair{state_.config.denormPreserveFloat32, 32u},
+       {std::pair{state_.config.fp16 && state_.config.denormPreserveFloat16, 16u},
+        std::pair{state_.config.denormPreserveFloat32, 32u},
         std::pair{(state_.config.fp64 || state_.config.shaderFloat64) && state_.config.denormPreserveFloat64, 64u}})
     if (preserve) {
       builder_.capability(spv::Capability::DenormPreserve);

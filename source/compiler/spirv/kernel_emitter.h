@@ -108,8 +108,14 @@ private:
   Id funnelShift(Id high, Id low, Id amount, llvm::Type *integer, bool left);
   /// A float square root within OpenCL's 3 ulp.
   Id accurateSqrt(Id x);
-  /// A correctly rounded float fma through double precision.
-  Id exactFloatFma(Id a, Id b, Id c);
+  /// A correctly rounded float or half fma (of `resultType`) through double
+  /// precision.
+  Id exactFma(Id a, Id b, Id c, Id resultType);
+  /// An LLVM fence as OpMemoryBarrier.
+  void emitFence(llvm::FenceInst &fence);
+  /// A double (scalar or vector of the shape of `shape`) rounded once to
+  /// half, also on drivers that convert through float.
+  Id doubleToHalf(Id x, llvm::Type *shape);
   /// llvm.is.fpclass(x, mask) on a scalar.
   Id floatClassTest(Id x, llvm::Type *floating, unsigned mask);
   /// llvm.[us]{add,sub}.sat on scalars.

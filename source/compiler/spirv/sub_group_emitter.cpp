@@ -143,8 +143,22 @@ llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::St
     op(spv::Op::OpSelect, resultType, {vote, uint32(1), uint32(0)}, result);
     return llvm::Error::success();
   }
-  if (valueType->isVectorTy() || valueType->isHalfTy() || !resultType)
+  if (valueType->isVectorTy() || !resultType)
     return unsupported(call, "the sub-group function '" + demangle(mangledName).first + "' on this type");
+  // half (cl_khr_fp16) in float, widened exactly: broadcasts, minima and
+  // maxima are exact; a sum or scan is rounded to half once, at the end
+  // (OpenCL leaves the order and rounding of collective sums open).
+  const Id halfResult = valueType->isHalfTy() ? result : 0;
+  if (halfResult) {
+    resultType = builder_.typeFloat(32);
+    x = op(spv::Op::OpFConvert, resultType, {x});
+    result = builder_.newId();
+  }
+  auto finish = [&] {
+    if (halfResult)
+      op(spv::Op::OpFConvert, type(valueType), {result}, halfResult);
+    return llvm::Error::success();
+  };
   if (valueType->isIntegerTy(64)) {
     op(spv::Op::OpCopyObject, resultType,
        {wideSubGroupCollective(*collective, x,
@@ -156,7 +170,7 @@ llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::St
     builder_.capability(spv::Capability::GroupNonUniformBallot);
     op(spv::Op::OpGroupNonUniformBroadcast, resultType, {uint32(kScopeSubgroup), x, value(call.getArgOperand(1))},
        result);
-    return llvm::Error::success();
+    return finish();
   }
   builder_.capability(spv::Capability::GroupNonUniformArithmetic);
   bool isFloat = valueType->isFloatingPointTy();
@@ -182,7 +196,7 @@ llvm::Error KernelEmitter::emitSubGroupCollective(llvm::CallInst &call, llvm::St
                                   ? spv::GroupOperation::InclusiveScan
                                   : spv::GroupOperation::ExclusiveScan;
   op(opcode, resultType, {uint32(kScopeSubgroup), uint32_t(group), x}, result);
-  return llvm::Error::success();
+  return finish();
 }
 
 Id KernelEmitter::wideSubGroupCollective(const CollectiveCall &call, Id x, Id source) {

@@ -24,9 +24,9 @@ std::string vulkanIdentity(const VulkanTargetConfig &config) {
                       std::to_string(config.subgroupSize) + ";" + std::to_string(config.maxWorkGroupSize) + ";" +
                       std::to_string(config.fp64) + std::to_string(config.fp16) + std::to_string(config.int8) +
                       std::to_string(config.int16) + std::to_string(config.atomicInt64) +
-                      std::to_string(config.denormPreserveFloat32) + std::to_string(config.denormPreserveFloat64) +
-                      std::to_string(config.roundingModeRTZFloat32) + std::to_string(config.clampWordMemoryReads) +
-                      std::to_string(config.exactDoubleFma);
+                      std::to_string(config.denormPreserveFloat16) + std::to_string(config.denormPreserveFloat32) +
+                      std::to_string(config.denormPreserveFloat64) + std::to_string(config.roundingModeRTZFloat32) +
+                      std::to_string(config.clampWordMemoryReads) + std::to_string(config.exactDoubleFma);
   return "polymux " POLYMUX_VERSION " llvm " LLVM_VERSION_STRING " target " + config.name + " triple " +
          POLYMUX_SPIRV_TRIPLE " device " + identityHash(config.deviceIdentity) + " facts " + identityHash(facts) +
          " builtins " +

@@ -17,8 +17,9 @@ namespace compiler {
 
 /// What the SPIR-V compiler cannot do yet, whatever the device offers; the
 /// runtime claims the matching OpenCL features only where these are true.
-/// Half-precision math (cl_khr_fp16): the builtins library has none.
-inline constexpr bool kVulkanHalfMath = false;
+/// Half-precision arithmetic and math (cl_khr_fp16): computed in double
+/// and rounded to half (needs shaderFloat64), the library's half functions.
+inline constexpr bool kVulkanHalfMath = true;
 /// The most private memory (every private variable and array of one
 /// work-item) a kernel may use; larger kernels fail the build. Vulkan has no
 /// limit to query; this is the per-thread maximum NVIDIA documents for its
@@ -61,6 +62,7 @@ struct VulkanTargetConfig {
   bool atomicInt64 = false;
   /// Float controls (VkPhysicalDeviceFloatControlsProperties): kernels
   /// declare DenormPreserve for the widths the device can keep.
+  bool denormPreserveFloat16 = false; ///< declared only with fp16
   bool denormPreserveFloat32 = false;
   bool denormPreserveFloat64 = false;
   bool roundingModeRTZFloat32 = false;
