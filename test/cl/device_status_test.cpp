@@ -180,9 +180,10 @@ TEST_P(DeviceStatusTest, ProgressRisesWhileGroupsFinish) {
   const size_t local = 64, groups = 64, global = local * groups;
   Mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_uint));
   // Rounds for a launch of at least 300 ms, whatever the device's speed,
-  // but at most 65,535 loop iterations per work-item: lavapipe ends every
-  // loop of an invocation after that many in all.
-  const cl_uint maxRounds = 65535 / groups;
+  // but at most 65,535 loop iterations per work-item, the outer loop's
+  // counted: lavapipe ends every loop of an invocation after that many in
+  // all.
+  const cl_uint maxRounds = (65535 - groups) / groups;
   cl_uint rounds = 16;
   for (;;) {
     setArgs(staggered.get(), out.get(), rounds);
