@@ -83,6 +83,8 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   // must follow the device (CTS basic kernel_numeric_constants).
   if (std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_images") == config.extensions.end())
     args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
+  else
+    args.push_back("-D__IMAGE_SUPPORT__=1");
   // Polymux's own extensions: Clang does not know them, so their macros are
   // defined here and their declarations come from polymux_extensions.h.
   for (const std::string &extension : config.extensions)

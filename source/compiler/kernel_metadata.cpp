@@ -153,7 +153,14 @@ KernelInfo kernelInfo(const llvm::Function &kernel) {
     arg.typeQualifiers = typeQualifiers(stringAt(qualifiers, index));
     arg.name = stringAt(names, index).str();
     llvm::Type *type = argument.getType();
-    if (type->isPointerTy() && !argument.hasByValAttr()) {
+    // Images and samplers are pointers on CPU triples (pmx_image.h); their
+    // type names tell them apart from other pointers.
+    const llvm::StringRef baseType = stringAt(kernel.getMetadata("kernel_arg_base_type"), index);
+    if (type->isPointerTy() && (baseType.starts_with("image") || baseType == "sampler_t")) {
+      arg.kind = baseType == "sampler_t" ? KernelArgInfo::Kind::Sampler : KernelArgInfo::Kind::Image;
+      arg.size = layout.getPointerSize(type->getPointerAddressSpace());
+      arg.alignment = layout.getPointerABIAlignment(type->getPointerAddressSpace()).value();
+    } else if (type->isPointerTy() && !argument.hasByValAttr()) {
       switch (arg.addressSpace) {
       case AddressSpace::Global:
         arg.kind = KernelArgInfo::Kind::GlobalPointer;
