@@ -1,56 +1,59 @@
-// cl_khr_command_buffer's image commands. No Polymux device supports images
-// (CL_DEVICE_IMAGE_SUPPORT is false): after the checks every recording entry
-// point makes, each fails as clEnqueue*Image does on such a device.
+// cl_khr_command_buffer's image commands: the same checks and Commands as
+// clEnqueueCopyImage / FillImage / CopyImageToBuffer / CopyBufferToImage
+// (image_commands.h), recorded into the command buffer.
 #include "command_buffer.h"
+#include "image_commands.h"
 
 using namespace polymux::cl;
 
-namespace {
-
-cl_int imageCommandError(cl_command_buffer_khr commandBuffer, cl_command_queue queue, cl_uint numSyncPoints,
-                         const cl_sync_point_khr *syncPointWaitList, cl_mutable_command_khr *mutableHandle) {
-  return recordCommand(commandBuffer, queue, numSyncPoints, syncPointWaitList, nullptr, mutableHandle,
-                       [](CommandBufferObject &, cl_command_queue, CommandSink) { return CL_INVALID_OPERATION; });
-}
-
-} // namespace
-
 extern "C" {
 
-CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem, cl_mem, size_t, const size_t *,
-    const size_t *, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
-    cl_sync_point_khr *, cl_mutable_command_khr *mutable_handle) {
-  return imageCommandError(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list,
-                           mutable_handle);
+CL_API_ENTRY cl_int CL_API_CALL
+clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer,
+                              cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region,
+                              cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle, [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildCopyImageBuffer(queue, dst_image, src_buffer, dst_origin, region, src_offset,
+                                                     false, sink);
+                       });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageKHR(cl_command_buffer_khr command_buffer,
-                                                      cl_command_queue command_queue, cl_mem, cl_mem, const size_t *,
-                                                      const size_t *, const size_t *,
-                                                      cl_uint num_sync_points_in_wait_list,
-                                                      const cl_sync_point_khr *sync_point_wait_list,
-                                                      cl_sync_point_khr *, cl_mutable_command_khr *mutable_handle) {
-  return imageCommandError(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list,
-                           mutable_handle);
+CL_API_ENTRY cl_int CL_API_CALL
+clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image,
+                      cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+                      cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+                      cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle, [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildCopyImage(queue, src_image, dst_image, src_origin, dst_origin, region, sink);
+                       });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem, cl_mem, const size_t *,
-    const size_t *, size_t, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
-    cl_sync_point_khr *, cl_mutable_command_khr *mutable_handle) {
-  return imageCommandError(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list,
-                           mutable_handle);
+CL_API_ENTRY cl_int CL_API_CALL
+clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image,
+                              cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset,
+                              cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle, [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildCopyImageBuffer(queue, src_image, dst_buffer, src_origin, region, dst_offset, true,
+                                                     sink);
+                       });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
-                                                      cl_command_queue command_queue, cl_mem, const void *,
-                                                      const size_t *, const size_t *,
-                                                      cl_uint num_sync_points_in_wait_list,
+                                                      cl_command_queue command_queue, cl_mem image,
+                                                      const void *fill_color, const size_t *origin,
+                                                      const size_t *region, cl_uint num_sync_points_in_wait_list,
                                                       const cl_sync_point_khr *sync_point_wait_list,
-                                                      cl_sync_point_khr *, cl_mutable_command_khr *mutable_handle) {
-  return imageCommandError(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list,
-                           mutable_handle);
+                                                      cl_sync_point_khr *sync_point,
+                                                      cl_mutable_command_khr *mutable_handle) {
+  return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle, [&](CommandBufferObject &, cl_command_queue queue, CommandSink sink) {
+                         return buildFillImage(queue, image, fill_color, origin, region, sink);
+                       });
 }
 
 } // extern "C"
