@@ -104,8 +104,8 @@ cl_int resolveDescriptor(const cl_image_desc &in, size_t elementSize, const void
     return CL_INVALID_IMAGE_DESCRIPTOR;
   if (!withinLimits(in))
     return CL_INVALID_IMAGE_SIZE;
-  // Pitches are given only with a host pointer.
-  if (!hostPtr && (in.image_row_pitch != 0 || in.image_slice_pitch != 0))
+  // Pitches are given only with a host pointer or a buffer to view.
+  if (!hostPtr && !in.mem_object && (in.image_row_pitch != 0 || in.image_slice_pitch != 0))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   const size_t minRow = in.image_width * elementSize;
   const bool hasRows = in.image_type != CL_MEM_OBJECT_IMAGE1D && in.image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER &&

@@ -560,4 +560,24 @@ TEST_P(ImageKernelTest, ArgumentChecks) {
   EXPECT_STREQ("sampler_t", type);
 }
 
+// A struct whose name starts like an image type is a plain struct (a CTS
+// kernel_image_methods regression).
+TEST_P(ImageKernelTest, StructNamedLikeAnImageIsNoImage) {
+  const char *source = R"CLC(
+typedef struct { int width; int order; } image_kernel_data;
+kernel void k(read_only image1d_t img, global image_kernel_data *out) {
+  out->width = get_image_width(img);
+  out->order = get_image_channel_order(img);
+}
+)CLC";
+  Program program = build(source);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "k");
+  Mem img = image(CL_MEM_READ_ONLY, {CL_RG, CL_FLOAT}, CL_MEM_OBJECT_IMAGE1D, {21, 0, 0});
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 8);
+  setArgs(k, static_cast<cl_mem>(img), static_cast<cl_mem>(out));
+  run(k, 1);
+  EXPECT_EQ((std::vector<int>{21, CL_RG}), read<int>(out, 2));
+}
+
 CLTEST_INSTANTIATE(ImageKernelTest);

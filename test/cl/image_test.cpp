@@ -358,6 +358,11 @@ TEST_P(ImageTest, BufferImageSharesTheBuffer) {
   EXPECT_EQ(9.0f, back[40]);
   EXPECT_EQ(6.0f, back[47]);
   EXPECT_EQ(values[48], back[48]);
+  // A row pitch may be given with the buffer (no host pointer).
+  d.image_row_pitch = 64 * 16;
+  Mem pitched = image(0, format, d);
+  EXPECT_TRUE(pitched);
+  d.image_row_pitch = 0;
   d.image_width = 65; // more texels than the buffer holds
   cl_int err = CL_SUCCESS;
   expectNoHandle(Mem(clCreateImage(context_, 0, &format, &d, nullptr, &err)));
