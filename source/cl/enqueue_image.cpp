@@ -105,11 +105,11 @@ cl_int resolveTarget(ImageTarget &target, cl_command_queue queueHandle, cl_mem i
   target.queue = CommandQueue::fromHandle(queueHandle);
   if (!target.queue)
     return CL_INVALID_COMMAND_QUEUE;
-  if (cl_int code = resolveImage(*target.queue, imageHandle, target.image))
-    return code;
+  // A device without images refuses every image command, whatever its
+  // arguments.
   if (!target.queue->device().info().images)
     return CL_INVALID_OPERATION;
-  return CL_SUCCESS;
+  return resolveImage(*target.queue, imageHandle, target.image);
 }
 
 /// The checks of clEnqueueReadImage (`hostWrites` false) and

@@ -68,6 +68,11 @@ TEST_P(ImageSupportTest, ImagesOnlyWhereSupported) {
   cl_uint count = 1;
   EXPECT_CL(clGetSupportedImageFormats(context_, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count));
   EXPECT_EQ(0u, count);
+  // Image commands on its queue: CL_INVALID_OPERATION before any argument.
+  const size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+  uint8_t byte = 0;
+  EXPECT_CL_ERR(CL_INVALID_OPERATION,
+                clEnqueueReadImage(queue_, nullptr, CL_TRUE, origin, region, 0, 0, &byte, 0, nullptr, nullptr));
 }
 
 TEST_P(ImageTest, SupportedFormatsHoldTheMinimumList) {
