@@ -1,7 +1,11 @@
 # Compiles the OpenCL C builtins library (source/compiler/builtins) to LLVM
 # bitcode for one target triple and embeds it in a target's library.
 #
-#   polymux_add_builtin_library(<name> <triple> [FLAGS <cc1 flags>...])
+#   polymux_add_builtin_library(<name> <triple> [IMAGES] [FLAGS <cc1 flags>...])
+#
+# IMAGES: the library also holds the image builtins (image_*.cl), for
+# triples on which Clang passes images and samplers as plain pointers (CPU
+# triples; see builtins/include/pmx_image.h).
 #
 # FLAGS are what the target's kernels are compiled with beyond the triple and
 # change how functions pass values (e.g. -target-abi lp64d -target-feature +d
@@ -45,8 +49,14 @@ find_program(POLYMUX_CLANG clang HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH 
 find_program(POLYMUX_LLVM_LINK llvm-link HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH REQUIRED)
 
 function(polymux_add_builtin_library name triple)
-  cmake_parse_arguments(ARG "" "" "FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "IMAGES" "" "FLAGS" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${POLYMUX_BUILTINS_DIR}/*.cl)
+  set(image_features)
+  if(ARG_IMAGES)
+    set(image_features ",+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes")
+  else()
+    list(FILTER sources EXCLUDE REGEX "/image_[^/]*\\.cl$")
+  endif()
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${POLYMUX_BUILTINS_DIR}/*.h)
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/builtins-${name})
   set(resource_dir ${LLVM_LIBRARY_DIR}/clang/${LLVM_VERSION_MAJOR})
@@ -54,7 +64,7 @@ function(polymux_add_builtin_library name triple)
   # enabled; a function is only linked into a program that calls it.
   set(flags -triple ${triple} ${ARG_FLAGS} -emit-llvm-bc -O2 -cl-std=CL3.0 -fdeclare-opencl-builtins -finclude-default-header
             -resource-dir ${resource_dir} -internal-isystem ${resource_dir}/include
-            "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_fp16,+__opencl_c_generic_address_space,+__opencl_c_int64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_program_scope_global_variables"
+            "-cl-ext=+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_fp16,+__opencl_c_generic_address_space,+__opencl_c_int64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+__opencl_c_program_scope_global_variables${image_features}"
             # Error-free transformations (two-sum, two-product) need the
             # rounding the source spells out: no contraction into fma.
             -ffp-contract=off -I ${POLYMUX_BUILTINS_DIR}/include -Wall -Werror

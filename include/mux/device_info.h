@@ -124,6 +124,10 @@ struct DeviceInfo {
   bool fp16 = false;
   bool int64 = true;
   bool atomics64 = false; ///< 64-bit integer atomics
+  /// CL_DEVICE_IMAGE_SUPPORT: kernels read and write images through the
+  /// descriptor ABI of compiler/abi/image_abi.h, and `openclCFeatures` holds
+  /// __opencl_c_images (+ _read_write_images, _3d_image_writes).
+  bool images = false;
   /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES (atomic_capability bits). Beyond
   /// the minimum, each order or scope needs its OpenCL C feature in
   /// `openclCFeatures` (__opencl_c_atomic_order_acq_rel, _order_seq_cst,

@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include "command_buffer.h"
+#include "image_limits.h"
 #include "info.h"
 #include "platform.h"
 
@@ -304,8 +305,9 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
     return boolValue(hasFeature(info, "__opencl_c_generic_address_space"));
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_IMAGE_SUPPORT:
     return boolValue(false);
+  case CL_DEVICE_IMAGE_SUPPORT:
+    return boolValue(info.images);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return scalar(cl_device_exec_capabilities(CL_EXEC_KERNEL));
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
@@ -410,22 +412,31 @@ cl_int getDeviceInfo(Device &device, cl_device_info param, size_t size, void *va
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return scalar(cl_device_atomic_capabilities(info.atomicFenceCapabilities));
 
-  // Images and samplers: unsupported, so every limit is zero.
+  // Images and samplers (image_limits.h); zero without image support. No
+  // cl_khr_image2d_from_buffer: the pitch and base address alignments are 0.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return uintValue(info.images ? image_limits::kMaxReadImageArgs : 0);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return uintValue(info.images ? image_limits::kMaxWriteImageArgs : 0);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return uintValue(info.images ? image_limits::kMaxReadWriteImageArgs : 0);
   case CL_DEVICE_MAX_SAMPLERS:
+    return uintValue(info.images ? image_limits::kMaxSamplers : 0);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     return uintValue(0);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    return sizeValue(info.images ? image_limits::kImage2DMaxWidth : 0);
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return sizeValue(info.images ? image_limits::kImage2DMaxHeight : 0);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return sizeValue(info.images ? image_limits::kImage3DMaxSize : 0);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return sizeValue(info.images ? image_limits::kMaxBufferSize : 0);
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return sizeValue(0);
+    return sizeValue(info.images ? image_limits::kMaxArraySize : 0);
 
   // Pipes: unsupported.
   case CL_DEVICE_MAX_PIPE_ARGS:

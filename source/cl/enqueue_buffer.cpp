@@ -7,6 +7,7 @@
 #include "context.h"
 #include "device.h"
 #include "host_staging.h"
+#include "image.h"
 #include "mem_flags.h"
 #include "queue.h"
 
@@ -600,8 +601,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
   if (&memory->context() != &queue->context())
     return CL_INVALID_CONTEXT;
   auto *buffer = dynamic_cast<BufferObject *>(memory);
+  if (auto *image = dynamic_cast<ImageObject *>(memory))
+    buffer = &image->pixels(); // clEnqueueMapImage maps the image's texels
   if (!buffer)
-    return CL_INVALID_MEM_OBJECT; // only buffers can be mapped
+    return CL_INVALID_MEM_OBJECT;
   if (!mapped_ptr)
     return CL_INVALID_VALUE;
   std::optional<BufferObject::Mapping> mapping = buffer->takeMapping(mapped_ptr, queue->device());

@@ -8,16 +8,20 @@
 #include "context.h"
 #include "device.h"
 #include "entity.h"
+#include "image.h"
 #include "info.h"
 #include "memory.h"
 #include "program.h"
 #include "program_binary.h"
 #include "program_impl.h"
+#include "sampler.h"
 #include "svm_allocations.h"
 
 #include "CL/cl_ext_polymux.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <new>
 
@@ -167,8 +171,13 @@ cl_int Kernel::deviceArgs(Device &device, std::vector<mux::KernelArg> &args, Com
       arg.value = value.bytes;
       break;
     case compiler::KernelArgInfo::Kind::Image:
+      if (cl_int code = imageKernelArg(device, value.memory, impl_->info.args[i].access, arg, launch))
+        return code;
+      break;
     case compiler::KernelArgInfo::Kind::Sampler:
-      return CL_INVALID_KERNEL_ARGS; // never settable: no images or samplers
+      arg.kind = mux::KernelArg::Kind::Value; // its CLK_* bits (image_abi.h)
+      arg.value = value.bytes;
+      break;
     }
     args.push_back(std::move(arg));
   }
@@ -331,15 +340,28 @@ cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, si
     out.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
     break;
   case Kind::Image:
-  case Kind::Sampler:
-    // No device supports images, so no cl_mem can be an image, and sampler
-    // objects cannot be created without image support: any value is invalid.
-    static_assert(sizeof(cl_mem) == sizeof(cl_sampler));
     if (size != sizeof(cl_mem))
       return CL_INVALID_ARG_SIZE;
     if (!value)
       return CL_INVALID_ARG_VALUE;
-    return arg.kind == Kind::Image ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
+    if (cl_int code = validateImageArg(kernel.program().context(), *static_cast<const cl_mem *>(value), arg.access))
+      return code;
+    out.memory = *static_cast<const cl_mem *>(value);
+    break;
+  case Kind::Sampler: {
+    if (size != sizeof(cl_sampler))
+      return CL_INVALID_ARG_SIZE;
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    SamplerObject *sampler = SamplerObject::fromHandle(*static_cast<const cl_sampler *>(value));
+    if (!sampler || &sampler->context() != &kernel.program().context())
+      return CL_INVALID_SAMPLER;
+    // Passed by value as a pointer-sized integer (little-endian devices).
+    const uint64_t bits = sampler->kernelBits();
+    out.bytes.assign(arg.size, std::byte{0});
+    std::memcpy(out.bytes.data(), &bits, std::min<size_t>(arg.size, sizeof(bits)));
+    break;
+  }
   }
   out.set = true;
   return CL_SUCCESS;

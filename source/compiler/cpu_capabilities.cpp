@@ -71,7 +71,13 @@ void describeCpuPipelineCapabilities(mux::DeviceInfo &info, uint32_t subGroupSiz
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
       "__opencl_c_atomic_scope_all_devices",
+      // Images: the builtins library's image_*.cl on image descriptors.
+      "__opencl_c_images",
+      "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes",
   };
+  info.images = true;
+  info.extensions.push_back("cl_khr_3d_image_writes");
   using namespace mux::atomic_capability;
   constexpr uint64_t orders = OrderRelaxed | OrderAcqRel | OrderSeqCst;
   info.atomicMemoryCapabilities = orders | ScopeWorkGroup | ScopeDevice | ScopeAllDevices;

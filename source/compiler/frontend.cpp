@@ -83,6 +83,8 @@ std::vector<std::string> frontendArguments(const BuildOptions &options, const Fr
   // must follow the device (CTS basic kernel_numeric_constants).
   if (std::find(config.extensions.begin(), config.extensions.end(), "__opencl_c_images") == config.extensions.end())
     args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
+  else
+    args.push_back("-D__IMAGE_SUPPORT__=1");
   // Clang (22) does not know the OpenCL C 3.0 feature __opencl_c_fp16, only
   // cl_khr_fp16: its macro is defined here, like the other features only
   // from OpenCL C 3.0 on.

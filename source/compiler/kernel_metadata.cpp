@@ -114,6 +114,15 @@ std::string sizeTripleText(const char *attribute, const std::array<size_t, 3> &s
          std::to_string(sizes[2]) + ")";
 }
 
+/// OpenCL C's image types, as kernel_arg_base_type names them (an
+/// application's struct may be named image_... too).
+bool isImageTypeName(llvm::StringRef name) {
+  return llvm::is_contained({"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t", "image2d_array_t",
+                             "image3d_t", "image2d_depth_t", "image2d_array_depth_t", "image2d_msaa_t",
+                             "image2d_array_msaa_t", "image2d_msaa_depth_t", "image2d_array_msaa_depth_t"},
+                            name);
+}
+
 } // namespace
 
 std::array<size_t, 3> requiredWorkGroupSize(const llvm::Function &kernel) {
@@ -153,7 +162,14 @@ KernelInfo kernelInfo(const llvm::Function &kernel) {
     arg.typeQualifiers = typeQualifiers(stringAt(qualifiers, index));
     arg.name = stringAt(names, index).str();
     llvm::Type *type = argument.getType();
-    if (type->isPointerTy() && !argument.hasByValAttr()) {
+    // Images and samplers are pointers on CPU triples (pmx_image.h); their
+    // type names tell them apart from other pointers.
+    const llvm::StringRef baseType = stringAt(kernel.getMetadata("kernel_arg_base_type"), index);
+    if (type->isPointerTy() && (isImageTypeName(baseType) || baseType == "sampler_t")) {
+      arg.kind = baseType == "sampler_t" ? KernelArgInfo::Kind::Sampler : KernelArgInfo::Kind::Image;
+      arg.size = layout.getPointerSize(type->getPointerAddressSpace());
+      arg.alignment = layout.getPointerABIAlignment(type->getPointerAddressSpace()).value();
+    } else if (type->isPointerTy() && !argument.hasByValAttr()) {
       switch (arg.addressSpace) {
       case AddressSpace::Global:
         arg.kind = KernelArgInfo::Kind::GlobalPointer;

@@ -100,8 +100,10 @@ TEST_P(CommandBufferTest, DeviceQueries) {
             deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR));
   EXPECT_EQ(cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE),
             deviceInfo<cl_command_queue_properties>(device(), CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR));
-  // No images: the image commands exist and fail as clEnqueueCopyImage.
-  EXPECT_FALSE(deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT));
+  // Without images the image commands exist and fail as clEnqueueCopyImage
+  // (devices with images: image_command_buffer_test.cpp).
+  if (deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT))
+    return;
   auto copyImage = extensionFunction<clCommandCopyImageKHR_fn>("clCommandCopyImageKHR");
   ASSERT_NE(nullptr, copyImage);
   CommandBuffer commandBuffer = create();
