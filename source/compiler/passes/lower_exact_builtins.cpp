@@ -401,12 +401,16 @@ private:
     return {intType, pattern, magnitude, negative};
   }
 
-  /// `narrow` widened to `wideType`, denormals included: a GPU that flushes
-  /// denormals of the narrow type on input (Vulkan without DenormPreserve,
-  /// NVIDIA's float) widens them to zero, so they are rebuilt from their
-  /// bits, exactly (fraction bits times the smallest denormal).
+  /// `narrow` widened to `wideType`, exactly, from its bits: a GPU that
+  /// flushes denormals of the narrow type on input (Vulkan without
+  /// DenormPreserve, NVIDIA's float) widens them to zero, so they are
+  /// rebuilt as fraction bits times the smallest denormal; and NVIDIA's
+  /// driver reads an fpext of an fptrunc back as the value it came from
+  /// (half's directed conversions then stayed rounded to nearest), so the
+  /// other values are rebuilt in integer arithmetic too.
   llvm::Value *widenExactly(llvm::Value *narrow, llvm::Type *wideType) {
     const llvm::fltSemantics &semantics = narrow->getType()->getScalarType()->getFltSemantics();
+    const llvm::fltSemantics &wideSemantics = wideType->getScalarType()->getFltSemantics();
     Bits bits = bitsOf(narrow);
     const unsigned fractionBits = llvm::APFloat::semanticsPrecision(semantics) - 1;
     llvm::Value *denormal =
@@ -415,7 +419,31 @@ private:
     llvm::Value *rebuilt = builder_.CreateFMul(builder_.CreateUIToFP(bits.magnitude, wideType),
                                                llvm::ConstantFP::get(wideType, std::ldexp(1.0, smallestExponent)));
     rebuilt = builder_.CreateSelect(bits.negative, builder_.CreateFNeg(rebuilt), rebuilt);
-    return builder_.CreateSelect(denormal, rebuilt, builder_.CreateFPExt(narrow, wideType));
+
+    // Normal values, infinities and NaNs: the fraction moves up, the
+    // exponent is rebiased (all ones stays all ones).
+    const unsigned wideBits = wideType->getScalarSizeInBits();
+    const unsigned wideFractionBits = llvm::APFloat::semanticsPrecision(wideSemantics) - 1;
+    llvm::Type *wideInt = builder_.getIntNTy(wideBits);
+    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(wideType))
+      wideInt = llvm::VectorType::get(wideInt, vector->getElementCount());
+    auto wideConstant = [&](const llvm::APInt &v) { return llvm::ConstantInt::get(wideInt, v); };
+    const unsigned shift = wideFractionBits - fractionBits;
+    const int biasDifference =
+        llvm::APFloat::semanticsMaxExponent(wideSemantics) - llvm::APFloat::semanticsMaxExponent(semantics);
+    llvm::Value *magnitude = builder_.CreateShl(builder_.CreateZExt(bits.magnitude, wideInt), shift);
+    llvm::Value *normal = builder_.CreateAdd(
+        magnitude, wideConstant(llvm::APInt(wideBits, uint64_t(biasDifference)).shl(wideFractionBits)));
+    const llvm::APInt wideExponentMask =
+        llvm::APInt::getBitsSet(wideBits, wideFractionBits, wideBits - 1); // the exponent field
+    const uint64_t narrowInfinity = llvm::APFloat::getInf(semantics).bitcastToAPInt().getZExtValue();
+    llvm::Value *special = builder_.CreateICmpUGE(bits.magnitude, llvm::ConstantInt::get(bits.intType, narrowInfinity));
+    llvm::Value *wideMagnitude =
+        builder_.CreateSelect(special, builder_.CreateOr(magnitude, wideConstant(wideExponentMask)), normal);
+    llvm::Value *sign = builder_.CreateSelect(bits.negative, wideConstant(llvm::APInt::getSignMask(wideBits)),
+                                              wideConstant(llvm::APInt(wideBits, 0)));
+    llvm::Value *widened = builder_.CreateBitCast(builder_.CreateOr(wideMagnitude, sign), wideType);
+    return builder_.CreateSelect(denormal, rebuilt, widened);
   }
 
   /// Turns the round-to-nearest result `rounded` into the directed

@@ -205,10 +205,11 @@ llvm::Error KernelEmitter::emitBinary(llvm::BinaryOperator &binary) {
                  binary.getOpcode() == llvm::Instruction::URem || binary.getOpcode() == llvm::Instruction::SRem ||
                  binary.isShift()))
     return unsupported(binary, "'" + llvm::Twine(binary.getOpcodeName()) + "' on i1");
-  if (opcode == spv::Op::OpSRem && binary.getType()->isIntegerTy(64)) {
+  if (opcode == spv::Op::OpSRem && (binary.getType()->isIntegerTy(64) || binary.getType()->isIntegerTy(32))) {
     // |x| umod |y|, negated with x: NVIDIA's driver (580.159) computed a
-    // 64-bit OpSRem by 1000 wrongly (5 for -7046029254386352619), while its
-    // 64-bit unsigned division is right. |INT64_MIN| is 2^63 unsigned.
+    // 64-bit OpSRem by 1000 wrongly (5 for -7046029254386352619), and a
+    // 32-bit one by 16 as if it were OpSMod (8 for -8 % 16), while its
+    // unsigned division is right. |INT_MIN| is 2^(n-1) unsigned.
     Id boolType = builder_.typeBool(), zero = constant(llvm::ConstantInt::get(binary.getType(), 0));
     auto magnitude = [&](Id v, Id isNegative) {
       return op(spv::Op::OpSelect, resultType, {isNegative, op(spv::Op::OpSNegate, resultType, {v}), v});
