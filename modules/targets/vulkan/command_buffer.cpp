@@ -407,9 +407,24 @@ void CommandBuffer::reset() {
   first.hasCommands = false;
   first.hostReads = false;
   progressCounters_.clear();
+  progressWorkItems_ = 0;
   arena_.reset();
   hostArena_.reset();
   finalized_ = false;
+}
+
+uint64_t CommandBuffer::finishedWorkItems() const {
+  uint64_t done = 0;
+  for (const ProgressCounter &counter : progressCounters_)
+    done += std::min<uint64_t>(counter.workItems, *counter.host);
+  return done;
+}
+
+void CommandBuffer::resetProgress() {
+  // Posted writes only: a read of a GPU's memory across the bus would cost
+  // far more.
+  for (const ProgressCounter &counter : progressCounters_)
+    *counter.host = 0;
 }
 
 mux::Outcome CommandBuffer::completeSegment(size_t index, const mux::Outcome &outcome) {

@@ -69,14 +69,16 @@ public:
   /// Whether the last finalize() kept the Vulkan command buffers of the
   /// recording before it (command_tape.h), instead of recording anew.
   bool reusedRecording() const { return reusedRecording_; }
-  /// A launch's counter of finished work-items (compiler/abi/
-  /// vulkan_kernel_abi.h, "Progress"): the kernel adds to it, never resets
-  /// it.
-  struct ProgressCounter {
-    const uint32_t *host; ///< its host view
-    uint64_t workItems;   ///< the launch's
-  };
-  std::span<const ProgressCounter> progressCounters() const { return progressCounters_; }
+  // Progress (compiler/abi/vulkan_kernel_abi.h, "Progress"): each launch
+  // has a counter its kernel adds its finished work-items to.
+  /// The work-items of all launches; 0 when a launch has 2^32 or more (its
+  /// counter could wrap), so that progress is not reported.
+  uint64_t progressWorkItems() const { return progressWorkItems_; }
+  /// The work-items the launches have finished since resetProgress().
+  uint64_t finishedWorkItems() const;
+  /// Zeroes the counters; the queue calls it once a dispatch has completed
+  /// (one dispatch of a command buffer runs at a time).
+  void resetProgress();
   /// Whether a dispatch of this command buffer is under way (queue mutex).
   bool executing() const { return executing_; }
   void setExecuting(bool executing) { executing_ = executing; }
@@ -162,7 +164,12 @@ private:
   RecordArena arena_;     ///< what the device reads
   RecordArena hostArena_; ///< what the host reads
   std::vector<Segment> segments_;
+  struct ProgressCounter {
+    volatile uint32_t *host; ///< its host view, written by the device
+    uint64_t workItems;      ///< the launch's
+  };
   std::vector<ProgressCounter> progressCounters_; ///< of every launch, in recording order
+  uint64_t progressWorkItems_ = 0;
   /// The segments of the last finalized recording, from reset() until the
   /// next finalize() reuses or discards their command buffers.
   std::vector<Recorded> previous_;

@@ -177,7 +177,11 @@ llvm::Error CommandBuffer::recordLaunch(CommandTape &tape, Kernel &kernel, std::
     uint64_t workItems = 1;
     for (uint64_t size : global)
       workItems *= size;
-    progressCounters_.push_back({reinterpret_cast<const uint32_t *>(counter->host), workItems});
+    progressCounters_.push_back({reinterpret_cast<volatile uint32_t *>(counter->host), workItems});
+    // One launch whose counter could wrap leaves the command buffer's
+    // progress unreported.
+    const bool countable = workItems <= UINT32_MAX && (progressCounters_.size() == 1 || progressWorkItems_ > 0);
+    progressWorkItems_ = countable ? progressWorkItems_ + workItems : 0;
   }
   if (info.flags & compiler::VulkanKernelUsesPrintf) {
     // The header is rewritten on the device at each run of the command

@@ -142,31 +142,11 @@ void Queue::submitReady() {
 }
 
 void Queue::reportLaunchesStarted(Dispatch &dispatch) {
-  // The counters only grow (one command buffer runs one dispatch at a
-  // time): what they hold now is where this dispatch starts.
-  struct Launch {
-    const volatile uint32_t *counter;
-    uint32_t start;
-    uint64_t workItems;
-  };
-  std::vector<Launch> launches;
-  uint64_t total = 0;
-  for (const CommandBuffer::ProgressCounter &counter : dispatch.commandBuffer->progressCounters()) {
-    if (counter.workItems > UINT32_MAX) {
-      // Its 32-bit counter could wrap: the dispatch's progress stays 0.
-      launches.clear();
-      total = 0;
-      break;
-    }
-    launches.push_back({counter.host, *static_cast<const volatile uint32_t *>(counter.host), counter.workItems});
-    total += counter.workItems;
-  }
-  dispatch.progressToken = activity_.launchStarted(total, [launches = std::move(launches)] {
-    uint64_t done = 0;
-    for (const Launch &launch : launches)
-      done += std::min<uint64_t>(launch.workItems, uint32_t(*launch.counter - launch.start));
-    return done;
-  });
+  // The counters were zeroed when the command buffer's last dispatch
+  // completed (finishDispatch) or when it was recorded.
+  const CommandBuffer *commandBuffer = dispatch.commandBuffer;
+  dispatch.progressToken = activity_.launchStarted(commandBuffer->progressWorkItems(),
+                                                   [commandBuffer] { return commandBuffer->finishedWorkItems(); });
 }
 
 void Queue::submitSegment(const std::shared_ptr<Dispatch> &dispatch) {
@@ -377,8 +357,13 @@ void Queue::finishDispatch(const std::shared_ptr<Dispatch> &dispatch) {
   dispatch->commandBuffer->setExecuting(false);
   if (dispatch->reportedBusy) {
     activity_.end(dispatch->work, mux::DeviceActivity::steadyNs());
-    if (dispatch->work == mux::DeviceActivity::Work::Kernel)
+    if (dispatch->work == mux::DeviceActivity::Work::Kernel) {
       activity_.launchEnded(dispatch->progressToken);
+      // After launchEnded, so that no query reads the zeroed counters as
+      // this dispatch's progress; before the next dispatch can be submitted
+      // (mutex_ is held).
+      dispatch->commandBuffer->resetProgress();
+    }
   }
   mux::Outcome outcome =
       dispatch->outcome.status == mux::Status::Success ? dispatch->commandFailure : dispatch->outcome;

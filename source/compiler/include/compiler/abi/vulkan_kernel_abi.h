@@ -65,10 +65,9 @@
 // Progress. Every kernel adds the work-items that have finished to the
 // 32-bit counter at the launch field Progress as they return: once per
 // sub-group (its active work-items), or once per work-item on a device
-// without sub-group operations. The runtime never resets the counter: it
-// reads it before a launch runs and again while it runs, and the growth
-// against the launch's work-items is the progress that
-// cl_polymux_device_status reports.
+// without sub-group operations. The runtime zeroes the counter before the
+// launch runs, so while it runs the counter against the launch's
+// work-items is the progress that cl_polymux_device_status reports.
 #pragma once
 
 #include <cstdint>
