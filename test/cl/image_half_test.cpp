@@ -53,17 +53,10 @@ protected:
     return data;
   }
 
-  // Unnormalized coordinates, nearest filtering.
-  cl_sampler nearestSampler(cl_addressing_mode address, cl_int &err) {
-    const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
-                                                CL_FALSE,
-                                                CL_SAMPLER_ADDRESSING_MODE,
-                                                address,
-                                                CL_SAMPLER_FILTER_MODE,
-                                                CL_FILTER_NEAREST,
-                                                0};
-    return clCreateSamplerWithProperties(context_, properties, &err);
-  }
+  // The halves kernel read_h gives for every texel of `img`, three reads
+  // each (see kSource), with a sampler of unnormalized coordinates, nearest
+  // filtering and `address`; empty on a failure.
+  std::vector<uint16_t> readEveryWay(cl_mem img, cl_addressing_mode address);
 
   void run2d(cl_kernel k) {
     const size_t global[2] = {kWidth, kHeight};
@@ -101,6 +94,30 @@ __kernel void read_write_h(read_write image2d_t img, __global ushort4 *out) {
 }
 )CLC";
 
+std::vector<uint16_t> ImageHalfTest::readEveryWay(cl_mem img, cl_addressing_mode address) {
+  Program program = build(kSource);
+  if (!program)
+    return {};
+  Kernel k = kernel(program, "read_h");
+  const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                              CL_FALSE,
+                                              CL_SAMPLER_ADDRESSING_MODE,
+                                              address,
+                                              CL_SAMPLER_FILTER_MODE,
+                                              CL_FILTER_NEAREST,
+                                              0};
+  cl_int err = CL_SUCCESS;
+  cl_sampler s = clCreateSamplerWithProperties(context_, properties, &err);
+  EXPECT_CL(err);
+  if (err != CL_SUCCESS)
+    return {};
+  Mem out = buffer(CL_MEM_WRITE_ONLY, kTexels * 3 * 8);
+  setArgs(k, img, s, static_cast<cl_mem>(out));
+  run2d(k);
+  clReleaseSampler(s);
+  return read<uint16_t>(out, kTexels * 12);
+}
+
 // Finite halves of every exponent, both signs, denormals included.
 std::vector<uint16_t> randomHalves(size_t count, unsigned seed) {
   std::mt19937 rng(seed);
@@ -124,17 +141,8 @@ TEST_P(ImageHalfTest, ReadImagehReturnsHalfTexelsExactly) {
   Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_HALF_FLOAT});
   ASSERT_TRUE(img);
   writeImage(img, texels.data());
-  Program program = build(kSource);
-  ASSERT_TRUE(program);
-  Kernel k = kernel(program, "read_h");
-  cl_int err = CL_SUCCESS;
-  cl_sampler s = nearestSampler(CL_ADDRESS_CLAMP_TO_EDGE, err);
-  ASSERT_CL(err);
-  Mem out = buffer(CL_MEM_WRITE_ONLY, kTexels * 3 * 8);
-  setArgs(k, static_cast<cl_mem>(img), s, static_cast<cl_mem>(out));
-  run2d(k);
-  clReleaseSampler(s);
-  std::vector<uint16_t> got = read<uint16_t>(out, kTexels * 12);
+  std::vector<uint16_t> got = readEveryWay(img, CL_ADDRESS_CLAMP_TO_EDGE);
+  ASSERT_EQ(kTexels * 12, got.size());
   for (size_t t = 0; t < kTexels; ++t)
     for (size_t way = 0; way < 3; ++way)
       for (size_t c = 0; c < 4; ++c) {
@@ -155,17 +163,8 @@ TEST_P(ImageHalfTest, ReadImagehRoundsNormalizedTexels) {
   Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_UNORM_INT8});
   ASSERT_TRUE(img);
   writeImage(img, texels.data());
-  Program program = build(kSource);
-  ASSERT_TRUE(program);
-  Kernel k = kernel(program, "read_h");
-  cl_int err = CL_SUCCESS;
-  cl_sampler s = nearestSampler(CL_ADDRESS_NONE, err);
-  ASSERT_CL(err);
-  Mem out = buffer(CL_MEM_WRITE_ONLY, kTexels * 3 * 8);
-  setArgs(k, static_cast<cl_mem>(img), s, static_cast<cl_mem>(out));
-  run2d(k);
-  clReleaseSampler(s);
-  std::vector<uint16_t> got = read<uint16_t>(out, kTexels * 12);
+  std::vector<uint16_t> got = readEveryWay(img, CL_ADDRESS_NONE);
+  ASSERT_EQ(kTexels * 12, got.size());
   for (size_t t = 0; t < kTexels; ++t)
     for (size_t way = 0; way < 3; ++way)
       for (size_t c = 0; c < 4; ++c)
