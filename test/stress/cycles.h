@@ -22,8 +22,11 @@ class Watchdog;
 /// 1 MiB: over the 90,000 cycles after the warm-up of the long mode, a leak
 /// of 12 bytes a cycle; any leaked OpenCL object (hundreds of bytes) shows
 /// at 2,000 cycles (the short mode). The heap in use is what glibc's
-/// allocator hands out, exact to the byte; it moves only by the driver's
-/// own caches, which the warm-up fills.
+/// allocator hands out, exact to the byte; it moves by the driver's own
+/// caches, which the warm-up fills, and by state made once at a moment that
+/// depends on timing, so the heap also has to grow in each half of the
+/// measured cycles, by more than a quarter of this (a leak grows it by
+/// about half in each).
 inline constexpr uint64_t kHeapGrowthBound = 1 << 20;
 /// 8 MiB: the resident set also moves with allocator fragmentation and
 /// arenas of threads that the heap measure does not count, by up to a few
