@@ -446,7 +446,7 @@ Id KernelEmitter::saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integ
 llvm::Error KernelEmitter::emitAccessRange(llvm::CallInst &call, bool base) {
   const unsigned index = accessRangeIndex(call);
   Id result = 0;
-  if (index == kernel_.arg_size()) {
+  if (index == programScopeRange(kernel_)) {
     // The program-scope block: its address, and its size known here.
     result = base ? launchField(LaunchField::GlobalVariables, 0)
                   : constant(llvm::ConstantInt::get(call.getType(), state_.programScope.size));

@@ -217,8 +217,10 @@ private:
   /// Slot value (push constant or argument buffer).
   Id slotValue(const ArgumentSlot &slot);
   /// The buffer arguments whose AccessRange the checked accesses read
-  /// (passes/guard_buffer_accesses.cpp), and that range's base and size.
+  /// (passes/guard_buffer_accesses.cpp), the image arguments whose texels'
+  /// range they read, and each range's base and size by range number.
   llvm::DenseSet<unsigned> rangeArguments_;
+  llvm::DenseSet<unsigned> texelRangeArguments_;
   llvm::DenseMap<unsigned, std::pair<ArgumentSlot, ArgumentSlot>> rangeSlots_;
   /// A call of kAccessRangeBaseFunction/kAccessRangeSizeFunction.
   llvm::Error emitAccessRange(llvm::CallInst &call, bool base);
