@@ -21,7 +21,7 @@ function(polymux_generate_target_registry)
   set(libs "")
   foreach(t IN LISTS targets)
     string(APPEND decls "std::unique_ptr<mux::Target> polymux_create_target_${t}();\n")
-    string(APPEND calls "  targets.push_back(polymux_create_target_${t}());\n")
+    string(APPEND calls "    {\"${t}\", polymux_create_target_${t}},\n")
     list(APPEND libs polymux_target_${t})
   endforeach()
   set(out ${CMAKE_BINARY_DIR}/generated/registry.cpp)
@@ -33,9 +33,16 @@ function(polymux_generate_target_registry)
 
 ${decls}
 namespace mux {
+std::span<const RegisteredTarget> registeredTargets() {
+  static const RegisteredTarget targets[] = {
+${calls}  };
+  return targets;
+}
 std::vector<std::unique_ptr<Target>> createRegisteredTargets() {
   std::vector<std::unique_ptr<Target>> targets;
-${calls}  return targets;
+  for (const RegisteredTarget &target : registeredTargets())
+    targets.push_back(target.create());
+  return targets;
 }
 } // namespace mux
 ")

@@ -58,17 +58,18 @@ std::string platformExtensionString() {
 } // namespace
 
 Platform::Platform() {
-  targets_ = mux::createRegisteredTargets();
   llvm::SmallVector<std::string, 4> enabled = enabledTargetNames();
   std::vector<mux::Device *> muxDevices;
-  for (const std::unique_ptr<mux::Target> &target : targets_) {
-    if (!target)
-      continue;
-    const std::string name(target->name());
+  for (const mux::RegisteredTarget &registered : mux::registeredTargets()) {
+    const std::string name(registered.name);
+    // A target left out is never created, so its driver is never loaded.
     if (!enabled.empty() && std::find(enabled.begin(), enabled.end(), name) == enabled.end()) {
       mux::support::log(mux::support::LogLevel::Info, name, "left out: not named in POLYMUX_DEVICES");
       continue;
     }
+    const std::unique_ptr<mux::Target> &target = targets_.emplace_back(registered.create());
+    if (!target)
+      continue;
     size_t count = 0;
     for (mux::Device *device : target->devices())
       if (device) {

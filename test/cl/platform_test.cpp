@@ -3,7 +3,10 @@
 #include "cl_test.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace cltest;
 
@@ -38,6 +41,21 @@ TEST(Platform, GetPlatformIDsErrors) {
   cl_uint count = 0;
   ASSERT_CL(clGetPlatformIDs(0, nullptr, &count));
   EXPECT_GE(count, 1u);
+}
+
+// A target that POLYMUX_DEVICES leaves out is never created: with vulkan left
+// out, the process never loads the Vulkan loader (volk opens it only when the
+// vulkan target starts).
+TEST_F(PlatformTest, TargetsLeftOutAreNotStarted) {
+  const char *selected = std::getenv("POLYMUX_DEVICES");
+  const std::set<std::string> names = words(selected ? std::string(selected) : std::string());
+  if (names.empty() || std::string(selected).find("vulkan") != std::string::npos)
+    GTEST_SKIP() << "POLYMUX_DEVICES does not leave the vulkan target out";
+  std::ifstream maps("/proc/self/maps");
+  ASSERT_TRUE(maps) << "no /proc/self/maps";
+  std::stringstream text;
+  text << maps.rdbuf();
+  EXPECT_EQ(text.str().find("libvulkan"), std::string::npos) << "a Vulkan library is loaded";
 }
 
 TEST_F(PlatformTest, StringQueries) {
