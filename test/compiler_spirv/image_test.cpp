@@ -5,7 +5,10 @@
 // library does not have fails the build naming it.
 #include "spirv_test_support.h"
 
+#include <spirv/unified1/spirv.hpp11>
+
 #include <algorithm>
+#include <map>
 
 namespace compiler::spirv::test {
 namespace {
@@ -82,6 +85,41 @@ TEST(SpirvImages, ConstantSamplersAndSamplersPassedToFunctions) {
     ASSERT_EQ(built.binary.kernels.size(), 1u) << options;
     EXPECT_EQ(built.binary.kernels[0].args[1].kind, VulkanKernelArg::Kind::Value) << options;
   }
+}
+
+/// The memory semantics of each OpControlBarrier of `spirv`, in order.
+std::vector<uint32_t> barrierSemantics(const std::vector<uint32_t> &spirv) {
+  std::map<uint32_t, uint32_t> constants; // OpConstant result id -> value
+  std::vector<uint32_t> semantics;
+  countInstructions(spirv, [&](std::span<const uint32_t> words) {
+    const auto opcode = spv::Op(words[0] & 0xffff);
+    if (opcode == spv::Op::OpConstant && words.size() == 4)
+      constants[words[2]] = words[3];
+    else if (opcode == spv::Op::OpControlBarrier)
+      semantics.push_back(constants.at(words[3]));
+    return false;
+  });
+  return semantics;
+}
+
+TEST(SpirvImages, ImageFencesOrderGlobalMemory) {
+  // The texels are __global memory: a barrier with CLK_IMAGE_MEM_FENCE
+  // orders it (UniformMemory, 0x40), as CLK_GLOBAL_MEM_FENCE does.
+  Built built = buildOk(R"(
+    kernel void k(read_write image1d_t img) {
+      int x = get_global_id(0);
+      write_imagei(img, x, (int4)(x));
+      work_group_barrier(CLK_IMAGE_MEM_FENCE);
+      int4 v = read_imagei(img, (x + 1) % (int)get_local_size(0));
+      work_group_barrier(CLK_LOCAL_MEM_FENCE);
+      write_imagei(img, x, v);
+    })",
+                        "-cl-std=CL3.0", withImages());
+  const std::vector<uint32_t> semantics = barrierSemantics(built.binary.spirv);
+  ASSERT_EQ(semantics.size(), 2u);
+  EXPECT_EQ(semantics[0] & 0x40, 0x40u);
+  EXPECT_EQ(semantics[1] & 0x40, 0u);
+  EXPECT_EQ(semantics[1] & 0x100, 0x100u);
 }
 
 TEST(SpirvImages, ImageBuiltinsOutsideTheLibraryFailTheBuild) {

@@ -37,6 +37,12 @@ inline constexpr uint32_t kMaxWordAlignment = 128;
 /// kMaxWordAlignment.
 uint32_t wordAlignment(llvm::Align alignment);
 
+/// The memory semantics of a barrier with cl_mem_fence_flags `flags`:
+/// CLK_LOCAL_MEM_FENCE (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2)
+/// and CLK_IMAGE_MEM_FENCE (4) __global memory (images are buffers on
+/// Vulkan); 0 for none of them.
+uint32_t barrierSemantics(uint32_t flags);
+
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {
   // A constructor, not aggregate initialisation: Clang refuses to
