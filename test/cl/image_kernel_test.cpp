@@ -545,7 +545,7 @@ TEST_P(ImageKernelTest, ArgumentChecks) {
   EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 4, &woHandle));
   cl_sampler notASampler = reinterpret_cast<cl_sampler>(bufHandle);
   EXPECT_CL_ERR(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof(cl_sampler), &notASampler));
-  EXPECT_CL_ERR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 1, sizeof(cl_sampler), nullptr));
+  EXPECT_CL_ERR(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof(cl_sampler), nullptr));
   Mem readOnly = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, {2, 2, 0});
   cl_mem roHandle = readOnly;
   EXPECT_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &roHandle));
