@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 using namespace cltest;
 
@@ -622,6 +623,46 @@ kernel void gather(read_only image1d_buffer_t a, read_only image2d_t b, read_onl
     // a[x] + b[1][x] + c[2][1][x] + d[layer 1][x] + e[layer 1][0][x]
     const int32_t expected = (1000 + x) + (2000 + 8 + x) + (3000 + 40 + x) + (4000 + 8 + x) + (5000 + 8 + x);
     EXPECT_EQ(expected, back[x]) << x;
+  }
+}
+
+// An image and a sampler chosen at run time (`c ? a : b`).
+TEST_P(ImageKernelTest, ImagesAndSamplersChosenAtRunTime) {
+  const char *source = R"CLC(
+kernel void pick(read_only image2d_t a, read_only image2d_t b, sampler_t given, int c, global float *out) {
+  const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+  int x = get_global_id(0);
+  out[x] = read_imagef(c ? a : b, c ? given : edge, (int2)(x - 1, 0)).x;
+}
+)CLC";
+  Program program = build(source);
+  ASSERT_TRUE(program);
+  const cl_image_format format{CL_R, CL_FLOAT};
+  const float aTexels[2] = {1.5f, 2.5f}, bTexels[2] = {-3.0f, -4.0f};
+  Mem a = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {2, 1, 0});
+  write(a, {2, 1, 1}, aTexels);
+  Mem b = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {2, 1, 0});
+  write(b, {2, 1, 1}, bTexels);
+  cl_int err = CL_SUCCESS;
+  // Outside the image a CLK_ADDRESS_CLAMP sampler gives the border (0 for R).
+  cl_sampler clamp = clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+  ASSERT_CL(err);
+  std::unique_ptr<_cl_sampler, decltype(&clReleaseSampler)> released(clamp, &clReleaseSampler);
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(float));
+  Kernel k = kernel(program, "pick");
+  cl_sampler samplerHandle = clamp;
+  for (cl_int c : {0, 1}) {
+    setArgs(k, static_cast<cl_mem>(a), static_cast<cl_mem>(b));
+    ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), &samplerHandle));
+    ASSERT_CL(clSetKernelArg(k, 3, sizeof(cl_int), &c));
+    cl_mem outHandle = out;
+    ASSERT_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &outHandle));
+    run(k, 4);
+    // x - 1 = -1, 0, 1, 2: the border, the texels, the border (a, clamp)
+    // or the edge texels (b, clamp to edge).
+    const std::vector<float> expected =
+        c ? std::vector<float>{0.0f, 1.5f, 2.5f, 0.0f} : std::vector<float>{-3.0f, -3.0f, -4.0f, -4.0f};
+    EXPECT_EQ(expected, read<float>(out, 4)) << "c = " << c;
   }
 }
 

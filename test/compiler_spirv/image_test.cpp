@@ -102,6 +102,25 @@ std::vector<uint32_t> barrierSemantics(const std::vector<uint32_t> &spirv) {
   return semantics;
 }
 
+TEST(SpirvImages, ImagesAndSamplersChosenAtRunTime) {
+  // Selects (phis, unoptimised) of images and samplers become selects of
+  // descriptor addresses and sampler bits; each image keeps its texels'
+  // range.
+  for (const char *options : {"", "-cl-opt-disable"}) {
+    Built built = buildOk(R"(
+      kernel void k(read_only image2d_t a, read_only image2d_t b, sampler_t s, int c, global float4 *out) {
+        const sampler_t linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;
+        sampler_t chosen = c ? s : linear;
+        out[0] = read_imagef(c > 1 ? a : b, chosen, (float2)(0.5f, 0.5f));
+      })",
+                          options, withImages());
+    ASSERT_EQ(built.binary.kernels.size(), 1u) << options;
+    const std::vector<VulkanKernelArg> &args = built.binary.kernels[0].args;
+    EXPECT_NE(args[0].texelRangeOffset, kNotUsed) << options;
+    EXPECT_NE(args[1].texelRangeOffset, kNotUsed) << options;
+  }
+}
+
 TEST(SpirvImages, ImageFencesOrderGlobalMemory) {
   // The texels are __global memory: a barrier with CLK_IMAGE_MEM_FENCE
   // orders it (UniformMemory, 0x40), as CLK_GLOBAL_MEM_FENCE does.

@@ -71,8 +71,6 @@ public:
         calls.push_back(llvm::cast<llvm::CallInst>(&instruction));
     for (llvm::CallInst *call : calls) {
       llvm::Value *handle = lower(call->getArgOperand(0));
-      if (!handle)
-        continue;
       llvm::IRBuilder<> builder(call);
       llvm::Value *result = calleeName(call) == kDescriptorFunction
                                 ? builder.CreatePointerBitCastOrAddrSpaceCast(handle, call->getType())
@@ -137,8 +135,8 @@ private:
     kernel_ = lowered;
   }
 
-  /// The lowered value of handle `value` (null after reporting a build
-  /// error).
+  /// The lowered value of handle `value` (poison after reporting a build
+  /// error, so that the IR stays valid).
   llvm::Value *lower(llvm::Value *value) {
     if (llvm::Value *known = values_.lookup(value))
       return known;
@@ -155,27 +153,18 @@ private:
       // Made first, so that a loop through the phi finds it.
       auto *lowered = llvm::PHINode::Create(type, phi->getNumIncomingValues(), "", phi->getIterator());
       values_[value] = lowered;
-      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
-        llvm::Value *incoming = lower(phi->getIncomingValue(i));
-        if (!incoming)
-          return nullptr;
-        lowered->addIncoming(incoming, phi->getIncomingBlock(i));
-      }
+      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+        lowered->addIncoming(lower(phi->getIncomingValue(i)), phi->getIncomingBlock(i));
       return lowered;
     } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(value)) {
       llvm::Value *yes = lower(select->getTrueValue());
       llvm::Value *no = lower(select->getFalseValue());
-      if (!yes || !no)
-        return nullptr;
       result = llvm::IRBuilder<>(select).CreateSelect(select->getCondition(), yes, no);
     } else if (auto *freeze = llvm::dyn_cast<llvm::FreezeInst>(value)) {
-      llvm::Value *operand = lower(freeze->getOperand(0));
-      if (!operand)
-        return nullptr;
-      result = llvm::IRBuilder<>(freeze).CreateFreeze(operand);
+      result = llvm::IRBuilder<>(freeze).CreateFreeze(lower(freeze->getOperand(0)));
     } else {
       fail("this image or sampler value");
-      return nullptr;
+      result = llvm::PoisonValue::get(type);
     }
     values_[value] = result;
     return result;
