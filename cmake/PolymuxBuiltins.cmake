@@ -3,9 +3,9 @@
 #
 #   polymux_add_builtin_library(<name> <triple> [IMAGES] [FLAGS <cc1 flags>...])
 #
-# IMAGES: the library also holds the image builtins (image_*.cl), for
-# triples on which Clang passes images and samplers as plain pointers (CPU
-# triples; see builtins/include/pmx_image.h).
+# IMAGES: the library also holds the image builtins (image_*.cl). On CPU
+# triples Clang passes images and samplers as plain pointers; on the SPIR-V
+# triple the vulkan compiler lowers them (builtins/include/pmx_image.h).
 #
 # FLAGS are what the target's kernels are compiled with beyond the triple and
 # change how functions pass values (e.g. -target-abi lp64d -target-feature +d

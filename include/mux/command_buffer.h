@@ -50,6 +50,11 @@ struct KernelArg {
   Kind kind = Kind::Value;
   Buffer *buffer = nullptr;     ///< Buffer: the buffer, or null for a NULL pointer
   uint64_t offset = 0;          ///< Buffer: byte offset into it (sub-buffers)
+  /// Buffer holding an image descriptor (compiler/abi/image_abi.h): the
+  /// buffer of the image's texels, which the kernel reaches through the
+  /// descriptor's address rather than through the argument; null otherwise.
+  /// A target that checks a kernel's accesses lets it reach this buffer too.
+  Buffer *texels = nullptr;
   std::vector<std::byte> value; ///< Value: the bytes
   uint64_t localSize = 0;       ///< Local: bytes per work-group
 };

@@ -116,9 +116,13 @@ cl_int imageKernelArg(Device &device, cl_mem handle, compiler::AccessQualifier a
   auto descriptor = image->descriptor(device);
   if (!descriptor)
     return allocationError(descriptor.takeError());
+  auto texels = image->binding(device);
+  if (!texels)
+    return allocationError(texels.takeError());
   arg.kind = mux::KernelArg::Kind::Buffer;
   arg.buffer = *descriptor;
   arg.offset = 0;
+  arg.texels = texels->buffer;
   launch.keepAlive.push_back(Ref<ObjectBase>(image));
   image->addUse(launch, 0, image->size(),
                 access == compiler::AccessQualifier::ReadOnly ? ContentAccess::Read : ContentAccess::Update);

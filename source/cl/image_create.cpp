@@ -98,8 +98,11 @@ cl_int resolveDescriptor(const cl_image_desc &in, size_t elementSize, const void
   const bool array = in.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY || in.image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
   if (in.image_width == 0 || (rowsOf(in) == 0) || (slicesOf(in) == 0) || (array && in.image_array_size == 0))
     return CL_INVALID_IMAGE_DESCRIPTOR;
+  // No device creates a 2D image from a buffer (cl_khr_image2d_from_buffer).
+  if (in.mem_object && in.image_type == CL_MEM_OBJECT_IMAGE2D)
+    return CL_INVALID_OPERATION;
   if (in.mem_object && in.image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER)
-    return CL_INVALID_IMAGE_DESCRIPTOR; // no cl_khr_image2d_from_buffer
+    return CL_INVALID_IMAGE_DESCRIPTOR;
   if (in.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER && !BufferObject::fromHandle(in.mem_object))
     return CL_INVALID_IMAGE_DESCRIPTOR;
   if (!withinLimits(in))

@@ -351,8 +351,10 @@ cl_int makeArgValue(const Kernel &kernel, const compiler::KernelArgInfo &arg, si
   case Kind::Sampler: {
     if (size != sizeof(cl_sampler))
       return CL_INVALID_ARG_SIZE;
+    // No sampler object to read (the CTS's negative_invalid_arg_sampler
+    // wants this code, not CL_INVALID_ARG_VALUE).
     if (!value)
-      return CL_INVALID_ARG_VALUE;
+      return CL_INVALID_SAMPLER;
     SamplerObject *sampler = SamplerObject::fromHandle(*static_cast<const cl_sampler *>(value));
     if (!sampler || &sampler->context() != &kernel.program().context())
       return CL_INVALID_SAMPLER;

@@ -125,6 +125,11 @@ bool isImageTypeName(llvm::StringRef name) {
 
 } // namespace
 
+bool isImageArgument(const llvm::Argument &argument) {
+  const llvm::MDNode *types = argument.getParent()->getMetadata("kernel_arg_base_type");
+  return isImageTypeName(stringAt(types, argument.getArgNo()));
+}
+
 std::array<size_t, 3> requiredWorkGroupSize(const llvm::Function &kernel) {
   return sizeTriple(kernel.getMetadata("reqd_work_group_size"));
 }
@@ -162,13 +167,16 @@ KernelInfo kernelInfo(const llvm::Function &kernel) {
     arg.typeQualifiers = typeQualifiers(stringAt(qualifiers, index));
     arg.name = stringAt(names, index).str();
     llvm::Type *type = argument.getType();
-    // Images and samplers are pointers on CPU triples (pmx_image.h); their
-    // type names tell them apart from other pointers.
+    // Images and samplers are pointers on CPU triples (pmx_image.h), whose
+    // type names tell them apart from other pointers; on the SPIR-V triple
+    // they are target types (spirv.Image, spirv.Sampler) laid out as
+    // pointers, which the vulkan compiler lowers.
     const llvm::StringRef baseType = stringAt(kernel.getMetadata("kernel_arg_base_type"), index);
-    if (type->isPointerTy() && (isImageTypeName(baseType) || baseType == "sampler_t")) {
+    if ((type->isPointerTy() || llvm::isa<llvm::TargetExtType>(type)) &&
+        (isImageTypeName(baseType) || baseType == "sampler_t")) {
       arg.kind = baseType == "sampler_t" ? KernelArgInfo::Kind::Sampler : KernelArgInfo::Kind::Image;
-      arg.size = layout.getPointerSize(type->getPointerAddressSpace());
-      arg.alignment = layout.getPointerABIAlignment(type->getPointerAddressSpace()).value();
+      arg.size = layout.getTypeAllocSize(type).getFixedValue();
+      arg.alignment = layout.getABITypeAlign(type).value();
     } else if (type->isPointerTy() && !argument.hasByValAttr()) {
       switch (arg.addressSpace) {
       case AddressSpace::Global:

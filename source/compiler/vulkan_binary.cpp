@@ -45,6 +45,7 @@ std::vector<std::byte> encodeVulkanBinary(const VulkanBinary &binary) {
       writer.u32(arg.size);
       writer.u32(arg.specConstantId);
       writer.u32(arg.rangeOffset);
+      writer.u32(arg.texelRangeOffset);
     }
   }
   writer.u64(binary.globalVariableSize);
@@ -91,6 +92,7 @@ llvm::Expected<VulkanBinary> decodeVulkanBinary(std::span<const std::byte> bytes
       arg.size = reader.u32();
       arg.specConstantId = reader.u32();
       arg.rangeOffset = reader.u32();
+      arg.texelRangeOffset = reader.u32();
       kernel.args.push_back(arg);
     }
     binary.kernels.push_back(std::move(kernel));

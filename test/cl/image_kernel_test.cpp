@@ -5,9 +5,11 @@
 // clSetKernelArg checks of image and sampler arguments.
 #include "cl_test.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 using namespace cltest;
 
@@ -544,7 +546,7 @@ TEST_P(ImageKernelTest, ArgumentChecks) {
   EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 0, 4, &woHandle));
   cl_sampler notASampler = reinterpret_cast<cl_sampler>(bufHandle);
   EXPECT_CL_ERR(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof(cl_sampler), &notASampler));
-  EXPECT_CL_ERR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 1, sizeof(cl_sampler), nullptr));
+  EXPECT_CL_ERR(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof(cl_sampler), nullptr));
   Mem readOnly = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, {2, 2, 0});
   cl_mem roHandle = readOnly;
   EXPECT_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &roHandle));
@@ -558,6 +560,110 @@ TEST_P(ImageKernelTest, ArgumentChecks) {
   char type[32] = {};
   EXPECT_CL(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof(type), type, nullptr));
   EXPECT_STREQ("sampler_t", type);
+}
+
+// Several images in one kernel, more arguments than the vulkan target's
+// push constants hold (they go to an argument buffer there, each image with
+// the range of its texels), one of them a 1D buffer image on a sub-buffer,
+// whose texels start inside their buffer.
+TEST_P(ImageKernelTest, SeveralImagesAndABufferImageOnASubBuffer) {
+  const char *source = R"CLC(
+kernel void gather(read_only image1d_buffer_t a, read_only image2d_t b, read_only image3d_t c,
+                   read_only image1d_array_t d, read_only image2d_array_t e, write_only image2d_t out) {
+  int x = get_global_id(0);
+  int4 v = read_imagei(a, x) + read_imagei(b, (int2)(x, 1)) + read_imagei(c, (int4)(x, 1, 2, 0)) +
+           read_imagei(d, (int2)(x, 1)) + read_imagei(e, (int4)(x, 0, 1, 0));
+  write_imagei(out, (int2)(x, 0), v);
+}
+)CLC";
+  Program program = build(source);
+  ASSERT_TRUE(program);
+  const cl_image_format format{CL_R, CL_SIGNED_INT32};
+  constexpr size_t kWidth = 8;
+  // Image n's texel j (in memory order) holds (n + 1) * 1000 + j.
+  auto texels = [](int n, size_t count) {
+    std::vector<int32_t> values(count);
+    for (size_t j = 0; j < count; ++j)
+      values[j] = (n + 1) * 1000 + int32_t(j);
+    return values;
+  };
+  const size_t align = deviceInfo<cl_uint>(device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+  std::vector<int32_t> parentBytes((align + kWidth * 4) / 4, -1);
+  const std::vector<int32_t> first = texels(0, kWidth);
+  std::copy(first.begin(), first.end(), parentBytes.begin() + align / 4);
+  Mem parent = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, parentBytes.size() * 4, parentBytes.data());
+  const cl_buffer_region region{align, kWidth * 4};
+  cl_int err = CL_SUCCESS;
+  Mem sub(clCreateSubBuffer(parent, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+  ASSERT_CL(err);
+  cl_image_desc bufferDesc{};
+  bufferDesc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  bufferDesc.image_width = kWidth;
+  bufferDesc.buffer = sub;
+  Mem a(clCreateImage(context_, CL_MEM_READ_ONLY, &format, &bufferDesc, nullptr, &err));
+  ASSERT_CL(err);
+  Mem b = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {kWidth, 2, 0});
+  write(b, {kWidth, 2, 1}, texels(1, kWidth * 2).data());
+  Mem c = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE3D, {kWidth, 2, 3});
+  write(c, {kWidth, 2, 3}, texels(2, kWidth * 6).data());
+  Mem d = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE1D_ARRAY, {kWidth, 0, 0}, 2);
+  write(d, {kWidth, 2, 1}, texels(3, kWidth * 2).data());
+  Mem e = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D_ARRAY, {kWidth, 1, 0}, 2);
+  write(e, {kWidth, 1, 2}, texels(4, kWidth * 2).data());
+  Mem out = image(CL_MEM_WRITE_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {kWidth, 1, 0});
+  Kernel k = kernel(program, "gather");
+  setArgs(k, static_cast<cl_mem>(a), static_cast<cl_mem>(b), static_cast<cl_mem>(c), static_cast<cl_mem>(d),
+          static_cast<cl_mem>(e), static_cast<cl_mem>(out));
+  run(k, kWidth);
+  std::vector<int32_t> back(kWidth);
+  const Triple zero = {0, 0, 0}, whole = {kWidth, 1, 1};
+  ASSERT_CL(
+      clEnqueueReadImage(queue_, out, CL_TRUE, zero.data(), whole.data(), 0, 0, back.data(), 0, nullptr, nullptr));
+  for (int x = 0; x < int(kWidth); ++x) {
+    // a[x] + b[1][x] + c[2][1][x] + d[layer 1][x] + e[layer 1][0][x]
+    const int32_t expected = (1000 + x) + (2000 + 8 + x) + (3000 + 40 + x) + (4000 + 8 + x) + (5000 + 8 + x);
+    EXPECT_EQ(expected, back[x]) << x;
+  }
+}
+
+// An image and a sampler chosen at run time (`c ? a : b`).
+TEST_P(ImageKernelTest, ImagesAndSamplersChosenAtRunTime) {
+  const char *source = R"CLC(
+kernel void pick(read_only image2d_t a, read_only image2d_t b, sampler_t given, int c, global float *out) {
+  const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+  int x = get_global_id(0);
+  out[x] = read_imagef(c ? a : b, c ? given : edge, (int2)(x - 1, 0)).x;
+}
+)CLC";
+  Program program = build(source);
+  ASSERT_TRUE(program);
+  const cl_image_format format{CL_R, CL_FLOAT};
+  const float aTexels[2] = {1.5f, 2.5f}, bTexels[2] = {-3.0f, -4.0f};
+  Mem a = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {2, 1, 0});
+  write(a, {2, 1, 1}, aTexels);
+  Mem b = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, {2, 1, 0});
+  write(b, {2, 1, 1}, bTexels);
+  cl_int err = CL_SUCCESS;
+  // Outside the image a CLK_ADDRESS_CLAMP sampler gives the border (0 for R).
+  cl_sampler clamp = clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+  ASSERT_CL(err);
+  std::unique_ptr<_cl_sampler, decltype(&clReleaseSampler)> released(clamp, &clReleaseSampler);
+  Mem out = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(float));
+  Kernel k = kernel(program, "pick");
+  cl_sampler samplerHandle = clamp;
+  for (cl_int c : {0, 1}) {
+    setArgs(k, static_cast<cl_mem>(a), static_cast<cl_mem>(b));
+    ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), &samplerHandle));
+    ASSERT_CL(clSetKernelArg(k, 3, sizeof(cl_int), &c));
+    cl_mem outHandle = out;
+    ASSERT_CL(clSetKernelArg(k, 4, sizeof(cl_mem), &outHandle));
+    run(k, 4);
+    // x - 1 = -1, 0, 1, 2: the border, the texels, the border (a, clamp)
+    // or the edge texels (b, clamp to edge).
+    const std::vector<float> expected =
+        c ? std::vector<float>{0.0f, 1.5f, 2.5f, 0.0f} : std::vector<float>{-3.0f, -3.0f, -4.0f, -4.0f};
+    EXPECT_EQ(expected, read<float>(out, 4)) << "c = " << c;
+  }
 }
 
 // A struct whose name starts like an image type is a plain struct (a CTS

@@ -158,6 +158,15 @@ TEST_P(ImageTest, CreationErrors) {
   EXPECT_CL_ERR(CL_INVALID_HOST_PTR, create(CL_MEM_COPY_HOST_PTR, &good, &d2, nullptr));
   EXPECT_CL_ERR(CL_INVALID_HOST_PTR, create(CL_MEM_READ_WRITE, &good, &d2, host.data()));
   EXPECT_CL_ERR(CL_INVALID_VALUE, create(CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &good, &d2, nullptr));
+  // A 2D image of a buffer needs cl_khr_image2d_from_buffer, which no
+  // device offers; a 3D image of a buffer does not exist.
+  Mem texels = this->buffer(CL_MEM_READ_WRITE, 8 * 8 * 16);
+  cl_image_desc fromBuffer = d2;
+  fromBuffer.mem_object = texels;
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, create(CL_MEM_READ_WRITE, &good, &fromBuffer, nullptr));
+  cl_image_desc volumeFromBuffer = desc(CL_MEM_OBJECT_IMAGE3D, 8, 8, 2);
+  volumeFromBuffer.mem_object = texels;
+  EXPECT_CL_ERR(CL_INVALID_IMAGE_DESCRIPTOR, create(CL_MEM_READ_WRITE, &good, &volumeFromBuffer, nullptr));
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT, clGetImageInfo(nullptr, CL_IMAGE_WIDTH, 0, nullptr, nullptr));
 }
 

@@ -240,6 +240,72 @@ TEST_P(MultiDeviceTest, KernelWriteIsReadOnAnotherDevice) {
   }
 }
 
+// An image written by a kernel on one device and read by a kernel on
+// another: each device reads the texels through a descriptor of its own
+// (image_abi.h) after they migrated.
+TEST_P(MultiDeviceTest, ImageKernelsOnTwoDevices) {
+  const char *imageSource = R"CLC(
+kernel void fill(write_only image2d_t img, int base) {
+  int x = get_global_id(0), y = get_global_id(1);
+  write_imagei(img, (int2)(x, y), (int4)(base + y * 100 + x));
+}
+kernel void gather(read_only image2d_t img, global int *out) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * get_global_size(0) + x] = read_imagei(img, (int2)(x, y)).x;
+}
+)CLC";
+  std::vector<Program> imagePrograms;
+  for (size_t device = 0; device < deviceCount(); ++device) {
+    imagePrograms.emplace_back();
+    if (!runsKernels(device) || !deviceInfo<cl_bool>(devices_[device], CL_DEVICE_IMAGE_SUPPORT))
+      continue;
+    cl_int err = CL_SUCCESS;
+    imagePrograms.back().reset(clCreateProgramWithSource(context_, 1, &imageSource, nullptr, &err));
+    ASSERT_CL(err);
+    ASSERT_CL(clBuildProgram(imagePrograms.back(), 1, &devices_[device], "", nullptr, nullptr))
+        << programBuildLog(imagePrograms.back(), devices_[device]);
+  }
+  constexpr size_t kWidth = 16, kHeight = 4;
+  const size_t global[2] = {kWidth, kHeight};
+  const cl_image_format format{CL_R, CL_SIGNED_INT32};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = kWidth;
+  desc.image_height = kHeight;
+  size_t ran = 0;
+  for (auto [a, b] : pairs()) {
+    if (!imagePrograms[a] || !imagePrograms[b])
+      continue;
+    SCOPED_TRACE("written on " + name(a) + ", read on " + name(b));
+    ++ran;
+    cl_int err = CL_SUCCESS;
+    Mem img(clCreateImage(context_, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
+    ASSERT_CL(err);
+    Mem out = buffer(CL_MEM_READ_WRITE, kWidth * kHeight * sizeof(cl_int));
+    Kernel fill(clCreateKernel(imagePrograms[a], "fill", &err));
+    ASSERT_CL(err);
+    const cl_int base = 1000 * cl_int(a + 1);
+    cl_mem imgHandle = img, outHandle = out;
+    ASSERT_CL(clSetKernelArg(fill, 0, sizeof(cl_mem), &imgHandle));
+    ASSERT_CL(clSetKernelArg(fill, 1, sizeof(cl_int), &base));
+    Event filled;
+    ASSERT_CL(clEnqueueNDRangeKernel(queues_[a], fill, 2, nullptr, global, nullptr, 0, nullptr, filled.out()));
+    Kernel gather(clCreateKernel(imagePrograms[b], "gather", &err));
+    ASSERT_CL(err);
+    ASSERT_CL(clSetKernelArg(gather, 0, sizeof(cl_mem), &imgHandle));
+    ASSERT_CL(clSetKernelArg(gather, 1, sizeof(cl_mem), &outHandle));
+    Event gathered;
+    ASSERT_CL(clEnqueueNDRangeKernel(queues_[b], gather, 2, nullptr, global, nullptr, 1, filled.ptr(), gathered.out()));
+    std::vector<cl_int> expected;
+    for (size_t y = 0; y < kHeight; ++y)
+      for (size_t x = 0; x < kWidth; ++x)
+        expected.push_back(base + cl_int(y * 100 + x));
+    EXPECT_EQ(expected, read(b, out, gathered, kWidth * kHeight));
+  }
+  if (ran == 0)
+    GTEST_SKIP() << "needs two devices that run image kernels";
+}
+
 TEST_P(MultiDeviceTest, TransferPingPong) {
   for (auto [a, b] : pairs()) {
     SCOPED_TRACE("write on " + name(a) + ", copy on " + name(b));

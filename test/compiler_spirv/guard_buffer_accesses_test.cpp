@@ -221,6 +221,46 @@ TEST(GuardBufferAccesses, PointersOfUnknownOriginAreCheckedAgainstEveryRange) {
   EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
 }
 
+TEST(GuardBufferAccesses, TexelAddressesUseTheirImagesTexels) {
+  // Arguments: an image (its descriptor's address), a buffer, an address.
+  // The texel address is read from the image's descriptor; a wild pointer
+  // may lie in any buffer, the texels of each image among them.
+  Guarded guarded = guard(R"(
+    define spir_kernel void @k(ptr addrspace(1) %image, ptr addrspace(1) %out, i64 %address)
+        !kernel_arg_base_type !0 {
+      %data = load i64, ptr addrspace(1) %image, align 8
+      %texels = inttoptr i64 %data to ptr addrspace(1)
+      %texel = getelementptr i8, ptr addrspace(1) %texels, i64 12
+      %v = load i32, ptr addrspace(1) %texel, align 4
+      store i32 %v, ptr addrspace(1) %out, align 4
+      %wild = inttoptr i64 %address to ptr addrspace(1)
+      store i32 %v, ptr addrspace(1) %wild, align 4
+      ret void
+    }
+    !0 = !{!"image2d_t", !"int*", !"ulong"})");
+  ASSERT_TRUE(guarded.module);
+  EXPECT_TRUE(everyAccessChecked(guarded.kernel())) << guarded.text;
+  // The image's texels are range 4 (three arguments, the block, then one
+  // per argument); the texel load is checked against it alone.
+  EXPECT_EQ(rangesRead(guarded.kernel()), (std::set<uint64_t>{0, 1, 3, 4})) << guarded.text;
+  llvm::LoadInst *texelLoad = nullptr;
+  for (llvm::Instruction &instruction : llvm::instructions(guarded.kernel()))
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction); load && load->getType()->isIntegerTy(32))
+      texelLoad = load;
+  ASSERT_NE(texelLoad, nullptr) << guarded.text;
+  auto *checked = llvm::dyn_cast<llvm::SelectInst>(texelLoad->getPointerOperand());
+  ASSERT_NE(checked, nullptr) << guarded.text;
+  auto *inside = llvm::dyn_cast<llvm::ICmpInst>(checked->getCondition());
+  ASSERT_NE(inside, nullptr) << guarded.text;
+  auto *offset = llvm::dyn_cast<llvm::BinaryOperator>(inside->getOperand(0));
+  ASSERT_NE(offset, nullptr) << guarded.text;
+  EXPECT_TRUE(calls(offset->getOperand(1), kAccessRangeBaseFunction)) << guarded.text;
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(llvm::cast<llvm::CallInst>(offset->getOperand(1))->getArgOperand(0))
+                ->getZExtValue(),
+            4u)
+      << guarded.text;
+}
+
 TEST(GuardBufferAccesses, ProgramScopeVariablesUseTheBlocksRange) {
   Guarded guarded = guard(R"(
     @table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]

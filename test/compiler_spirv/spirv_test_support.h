@@ -85,9 +85,10 @@ inline Built buildOk(const std::string &source, const std::string &options = "",
 }
 
 /// Builds `source`, expects failure and returns the log.
-inline std::string buildFails(const std::string &source, const std::string &options = "-cl-std=CL3.0") {
+inline std::string buildFails(const std::string &source, const std::string &options = "-cl-std=CL3.0",
+                              const VulkanTargetConfig &config = lavapipeConfig()) {
   std::string log;
-  auto target = createVulkanTarget(lavapipeConfig());
+  auto target = createVulkanTarget(config);
   auto module = target->build(source, options, log);
   EXPECT_FALSE(module) << "the build should fail";
   if (!module)

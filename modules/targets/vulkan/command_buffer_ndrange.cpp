@@ -51,13 +51,18 @@ void writeArguments(const compiler::VulkanKernelBinaryInfo &info, std::span<cons
     case compiler::VulkanKernelArg::Kind::Buffer: {
       uint64_t address = args[i].buffer ? args[i].buffer->deviceAddress() + args[i].offset : 0;
       std::memcpy(block + slot.offset, &address, sizeof(address));
-      if (slot.rangeOffset != abi::kNotUsed) {
-        // Where its checked accesses may go: the whole buffer.
+      // Where its checked accesses may go: the whole buffer, and an image's
+      // texels for the accesses through its descriptor.
+      auto writeRange = [&](uint32_t offset, const mux::Buffer *buffer) {
+        if (offset == abi::kNotUsed)
+          return;
         abi::AccessRange range{0, 0};
-        if (args[i].buffer)
-          range = {args[i].buffer->deviceAddress(), args[i].buffer->size()};
-        std::memcpy(block + slot.rangeOffset, &range, sizeof(range));
-      }
+        if (buffer)
+          range = {buffer->deviceAddress(), buffer->size()};
+        std::memcpy(block + offset, &range, sizeof(range));
+      };
+      writeRange(slot.rangeOffset, args[i].buffer);
+      writeRange(slot.texelRangeOffset, args[i].texels);
       break;
     }
     case compiler::VulkanKernelArg::Kind::Value:
@@ -86,9 +91,12 @@ llvm::Error CommandBuffer::ndrange(mux::Kernel &kernel, std::span<const mux::Ker
     if (range.globalSize[d] == 0)
       return llvm::Error::success(); // an empty range runs nothing
   CommandTape &tape = beginCommand();
-  for (const mux::KernelArg &arg : args)
+  for (const mux::KernelArg &arg : args) {
     if (arg.buffer)
       writes(*arg.buffer);
+    if (arg.texels)
+      writes(*arg.texels);
+  }
   if (llvm::Error error = recordLaunch(tape, *vulkanKernel, args, range))
     return error;
   segments_.back().kernels.push_back(vulkanKernel->name());

@@ -175,6 +175,17 @@ void describeExtensions(const PhysicalDevice &facts, mux::DeviceInfo &info) {
   // the Vulkan memory model has no sequentially consistent order.
   info.atomicMemoryCapabilities = mux::atomic_capability::MinimumMemory;
   info.atomicFenceCapabilities = mux::atomic_capability::MinimumFence;
+  // Images as on the CPU targets: the builtins library's image functions
+  // on a descriptor (compiler/abi/image_abi.h), texels in a buffer. They
+  // load and store texels of 8- and 16-bit channels one channel at a time,
+  // and every read_imagef may convert sRGB, whose pow() the library
+  // computes in double.
+  if (facts.int8Usable() && facts.int16Usable() && facts.features.features.shaderFloat64) {
+    info.images = true;
+    info.openclCFeatures.insert(info.openclCFeatures.end(),
+                                {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"});
+    info.extensions.push_back("cl_khr_3d_image_writes");
+  }
 }
 
 } // namespace

@@ -211,6 +211,8 @@ llvm::Error Kernel::validate(std::span<const mux::KernelArg> args, const mux::ND
         return invalid(which + " must be a buffer");
       if (arg.buffer && (!arg.buffer->boundMemory() || arg.offset > arg.buffer->size()))
         return invalid(which + ": unbound buffer or offset beyond its end");
+      if (arg.texels && !arg.texels->boundMemory())
+        return invalid(which + ": unbound texel buffer");
       break;
     case compiler::VulkanKernelArg::Kind::Value:
       if (arg.kind != mux::KernelArg::Kind::Value || arg.value.size() != expected.size)

@@ -1,4 +1,4 @@
-// The core of image access for the CPU targets: texel addressing, channel
+// The core of image access: texel addressing, channel
 // types and orders, sampler addressing modes and filtering (OpenCL 3.0
 // §8.2 "Image Addressing and Filtering"). The overloads kernels call are in
 // image_read.cl, image_write.cl and image_query.cl.

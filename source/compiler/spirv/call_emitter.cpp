@@ -26,6 +26,16 @@ constexpr uint32_t kUniformMemory = 0x40;
 constexpr uint32_t kWorkgroupMemory = 0x100;
 constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3, kScopeInvocation = 4;
 
+} // namespace
+
+uint32_t barrierSemantics(uint32_t flags) {
+  if (!(flags & 7))
+    return 0;
+  return kAcquireRelease | ((flags & 1) ? kWorkgroupMemory : 0) | ((flags & 6) ? kUniformMemory : 0);
+}
+
+namespace {
+
 uint32_t scopeOf(llvm::LLVMContext &context, llvm::SyncScope::ID id) {
   if (id == llvm::SyncScope::SingleThread)
     return kScopeInvocation;
@@ -195,17 +205,12 @@ llvm::Error KernelEmitter::emitCall(llvm::CallInst &call) {
   if (name == kAccessRangeBaseFunction || name == kAccessRangeSizeFunction)
     return emitAccessRange(call, name == kAccessRangeBaseFunction);
   if (isBarrierFunction(name) && !name.contains("sub_group")) {
-    // barrier(flags) / work_group_barrier(flags[, scope]): CLK_LOCAL_MEM_FENCE
-    // (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2) __global memory.
-    uint32_t flags = 3;
+    // barrier(flags) / work_group_barrier(flags[, scope]).
+    uint32_t flags = 7;
     if (auto *constantFlags = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0)))
       flags = uint32_t(constantFlags->getZExtValue());
-    uint32_t semantics = kAcquireRelease;
-    if (flags & 1)
-      semantics |= kWorkgroupMemory;
-    if (flags & 2)
-      semantics |= kUniformMemory;
-    emitBarrier(kScopeWorkgroup, (flags & 2) ? kScopeDevice : kScopeWorkgroup, flags & 3 ? semantics : 0);
+    const uint32_t semantics = barrierSemantics(flags);
+    emitBarrier(kScopeWorkgroup, (semantics & kUniformMemory) ? kScopeDevice : kScopeWorkgroup, semantics);
     return llvm::Error::success();
   }
   if (callee->isDeclaration())
@@ -446,7 +451,7 @@ Id KernelEmitter::saturatingArithmetic(llvm::Intrinsic::ID id, llvm::Type *integ
 llvm::Error KernelEmitter::emitAccessRange(llvm::CallInst &call, bool base) {
   const unsigned index = accessRangeIndex(call);
   Id result = 0;
-  if (index == kernel_.arg_size()) {
+  if (index == programScopeRange(kernel_)) {
     // The program-scope block: its address, and its size known here.
     result = base ? launchField(LaunchField::GlobalVariables, 0)
                   : constant(llvm::ConstantInt::get(call.getType(), state_.programScope.size));

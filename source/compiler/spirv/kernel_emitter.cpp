@@ -3,6 +3,7 @@
 #include "work_item_builtins.h"
 
 #include "build_failure.h"
+#include "passes/vulkan_passes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -139,6 +140,7 @@ llvm::Error KernelEmitter::layoutPushConstants() {
   // Every kernel counts its finished work-items (emitProgressCount).
   usedLaunchFields_ = launchFieldsUsedBy(kernel_) | (1u << unsigned(LaunchField::Progress));
   rangeArguments_ = accessRangeArguments(kernel_);
+  texelRangeArguments_ = accessRangeArguments(kernel_, /*texels=*/true);
   if (!usedProgramScopeVariables().empty())
     usedLaunchFields_ |= 1u << unsigned(LaunchField::GlobalVariables);
   const unsigned withoutBuffer = usedLaunchFields_;
@@ -277,13 +279,18 @@ llvm::Error KernelEmitter::layoutArguments(bool inBuffer) {
     arg.kind = argType->isPointerTy() ? VulkanKernelArg::Kind::Buffer : VulkanKernelArg::Kind::Value;
     place(arg, memberType, std::max(size, 4u), alignment);
     arg.size = size;
-    if (arg.kind == VulkanKernelArg::Kind::Buffer && rangeArguments_.contains(argument.getArgNo())) {
-      // Its buffer's AccessRange, right after it in the same block.
+    // Its buffer's AccessRange, right after it in the same block (and an
+    // image's texels' range after that).
+    auto placeRange = [&](unsigned range) {
       ArgumentSlot base = nextSlot(uint64Type(), 8, 8);
       ArgumentSlot rangeSize = nextSlot(uint64Type(), 8, 8);
-      rangeSlots_[argument.getArgNo()] = {base, rangeSize};
-      arg.rangeOffset = base.offset;
-    }
+      rangeSlots_[range] = {base, rangeSize};
+      return base.offset;
+    };
+    if (arg.kind == VulkanKernelArg::Kind::Buffer && rangeArguments_.contains(argument.getArgNo()))
+      arg.rangeOffset = placeRange(argument.getArgNo());
+    if (arg.kind == VulkanKernelArg::Kind::Buffer && texelRangeArguments_.contains(argument.getArgNo()))
+      arg.texelRangeOffset = placeRange(texelRange(kernel_, argument.getArgNo()));
     info_.args.push_back(arg);
   }
   info_.pushConstantSize = (pushOffset + 3) / 4 * 4;

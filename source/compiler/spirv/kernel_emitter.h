@@ -37,6 +37,12 @@ inline constexpr uint32_t kMaxWordAlignment = 128;
 /// kMaxWordAlignment.
 uint32_t wordAlignment(llvm::Align alignment);
 
+/// The memory semantics of a barrier with cl_mem_fence_flags `flags`:
+/// CLK_LOCAL_MEM_FENCE (1) orders __local memory, CLK_GLOBAL_MEM_FENCE (2)
+/// and CLK_IMAGE_MEM_FENCE (4) __global memory (images are buffers on
+/// Vulkan); 0 for none of them.
+uint32_t barrierSemantics(uint32_t flags);
+
 /// Module-wide state shared by the kernels of one module.
 struct ModuleState {
   // A constructor, not aggregate initialisation: Clang refuses to
@@ -217,8 +223,10 @@ private:
   /// Slot value (push constant or argument buffer).
   Id slotValue(const ArgumentSlot &slot);
   /// The buffer arguments whose AccessRange the checked accesses read
-  /// (passes/guard_buffer_accesses.cpp), and that range's base and size.
+  /// (passes/guard_buffer_accesses.cpp), the image arguments whose texels'
+  /// range they read, and each range's base and size by range number.
   llvm::DenseSet<unsigned> rangeArguments_;
+  llvm::DenseSet<unsigned> texelRangeArguments_;
   llvm::DenseMap<unsigned, std::pair<ArgumentSlot, ArgumentSlot>> rangeSlots_;
   /// A call of kAccessRangeBaseFunction/kAccessRangeSizeFunction.
   llvm::Error emitAccessRange(llvm::CallInst &call, bool base);

@@ -115,12 +115,11 @@ std::optional<llvm::Error> KernelEmitter::emitSubGroupBuiltin(llvm::CallInst &ca
   if (name == "get_sub_group_local_id")
     return finish(subgroupBuiltin(spv::BuiltIn::SubgroupLocalInvocationId));
   if (name == "sub_group_barrier") {
-    // CLK_LOCAL_MEM_FENCE (1) and CLK_GLOBAL_MEM_FENCE (2), as barrier().
-    uint32_t flags = 3;
+    // The fence flags as barrier()'s.
+    uint32_t flags = 7;
     if (auto *constantFlags = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0)))
       flags = uint32_t(constantFlags->getZExtValue());
-    uint32_t semantics = 0x8 | ((flags & 1) ? 0x100 : 0) | ((flags & 2) ? 0x40 : 0);
-    emitBarrier(kScopeSubgroup, kScopeSubgroup, flags & 3 ? semantics : 0);
+    emitBarrier(kScopeSubgroup, kScopeSubgroup, barrierSemantics(flags));
     return llvm::Error::success();
   }
   return emitSubGroupCollective(call, mangledName);

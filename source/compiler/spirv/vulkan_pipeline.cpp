@@ -37,6 +37,7 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     passes.addPass(InlineEverythingPass());
     passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     passes.addPass(CheckFullyInlinedPass());
+    passes.addPass(LowerImageHandlesPass());
     // Work-group collectives through __local scratch and barriers; the
     // sub-group ones are Vulkan subgroup operations (sub_group_emitter.cpp).
     LowerGroupBuiltinsPass::Options groups;

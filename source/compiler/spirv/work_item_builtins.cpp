@@ -66,14 +66,18 @@ unsigned accessRangeIndex(const llvm::CallInst &call) {
   return index ? unsigned(index->getZExtValue()) : ~0u;
 }
 
-llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel) {
+llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel, bool texels) {
   llvm::DenseSet<unsigned> arguments;
   for (const llvm::Instruction &instruction : llvm::instructions(kernel))
     if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
       if (const llvm::Function *callee = call->getCalledFunction();
-          callee && (callee->getName() == kAccessRangeBaseFunction || callee->getName() == kAccessRangeSizeFunction))
-        if (unsigned index = accessRangeIndex(*call); index < kernel.arg_size())
+          callee && (callee->getName() == kAccessRangeBaseFunction || callee->getName() == kAccessRangeSizeFunction)) {
+        const unsigned index = accessRangeIndex(*call);
+        if (!texels && index < programScopeRange(kernel))
           arguments.insert(index);
+        else if (texels && index != ~0u && index >= texelRange(kernel, 0))
+          arguments.insert(index - texelRange(kernel, 0));
+      }
   return arguments;
 }
 
@@ -92,7 +96,7 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel) {
       fields |= bit(LaunchField::AccessReport);
     else if (callee->getName() == kKernelExitRecordFunction)
       fields |= bit(LaunchField::KernelExit);
-    else if (callee->getName() == kAccessRangeBaseFunction && accessRangeIndex(*call) == kernel.arg_size())
+    else if (callee->getName() == kAccessRangeBaseFunction && accessRangeIndex(*call) == programScopeRange(kernel))
       fields |= bit(LaunchField::GlobalVariables); // the program-scope block's range
     else if (callee->getName().contains("get_max_sub_group_size") ||
              callee->getName().contains("get_enqueued_num_sub_groups"))

@@ -37,7 +37,8 @@ unsigned launchFieldsUsedBy(const llvm::Function &kernel);
 /// The range index a call of kAccessRangeBaseFunction/kAccessRangeSizeFunction
 /// names (~0u when it is not a constant).
 unsigned accessRangeIndex(const llvm::CallInst &call);
-/// The arguments whose AccessRange `kernel`'s checked accesses read.
-llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel);
+/// The arguments whose AccessRange `kernel`'s checked accesses read, or
+/// with `texels` the image arguments whose texels' range they read.
+llvm::DenseSet<unsigned> accessRangeArguments(const llvm::Function &kernel, bool texels = false);
 
 } // namespace compiler::spirv

@@ -1,4 +1,4 @@
-// Images and samplers in the builtins library of the CPU targets.
+// Images and samplers in the builtins library (host, riscv_sim, vulkan).
 //
 // A kernel's image argument is a pointer to a __pmx_image descriptor the
 // OpenCL layer writes into device memory (compiler/abi/image_abi.h is the
@@ -8,6 +8,8 @@
 // types, so the casts are functions declared here under one asm label per
 // purpose and defined once, on plain pointers, in image_handles.cl: Clang
 // lowers every image type and sampler_t to a plain pointer on CPU triples.
+// On the SPIR-V triple the vulkan compiler replaces the calls instead
+// (spirv/passes/lower_image_handles.cpp).
 #ifndef POLYMUX_IMAGE_H
 #define POLYMUX_IMAGE_H
 

@@ -23,6 +23,9 @@ llvm::SmallVector<llvm::Function *, 8> kernelFunctions(llvm::Module &module);
 /// (host-side sizes: float3 is 16 bytes, pointers are pointer-sized).
 KernelInfo kernelInfo(const llvm::Function &kernel);
 
+/// Whether a kernel's argument is an image (its kernel_arg_base_type).
+bool isImageArgument(const llvm::Argument &argument);
+
 /// A kernel's (or its work-item function's) reqd_work_group_size and
 /// work_group_size_hint attributes: zeros when absent.
 std::array<size_t, 3> requiredWorkGroupSize(const llvm::Function &kernel);

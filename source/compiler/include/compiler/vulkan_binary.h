@@ -15,7 +15,8 @@
 //     uint32 launchFieldOffsets[kLaunchFieldCount]  kNotUsed when unused
 //     uint32 flags                 VulkanKernelFlags
 //     uint32 argCount
-//     argCount times: uint32 kind, offset, size, specConstantId, rangeOffset
+//     argCount times: uint32 kind, offset, size, specConstantId, rangeOffset,
+//                     texelRangeOffset
 //   uint64   globalVariableSize    bytes of the program-scope variable block
 //   uint64   size, byte globalVariableInit[size]  its initial contents
 //                                  (shorter than the block: the rest is zero)
@@ -39,7 +40,7 @@
 
 namespace compiler {
 
-inline constexpr uint32_t kVulkanBinaryVersion = 5; // 5: the Progress launch field
+inline constexpr uint32_t kVulkanBinaryVersion = 6; // 6: the texel ranges of image arguments
 
 enum VulkanKernelFlags : uint32_t {
   /// The kernel calls printf: give it a printf buffer (LaunchField::PrintfBuffer).
@@ -59,6 +60,9 @@ struct VulkanKernelArg {
   /// Buffer: where its AccessRange goes, in the same block as the arguments
   /// (abi::vulkan::kNotUsed: the kernel's accesses need none).
   uint32_t rangeOffset = abi::vulkan::kNotUsed;
+  /// Buffer holding an image descriptor: where the AccessRange of the
+  /// image's texels goes (mux::KernelArg::texels), or kNotUsed.
+  uint32_t texelRangeOffset = abi::vulkan::kNotUsed;
 };
 
 struct VulkanKernelBinaryInfo {

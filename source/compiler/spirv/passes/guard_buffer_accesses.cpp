@@ -9,8 +9,10 @@
 // Each access is checked against the ranges its pointer can come from:
 // llvm::getUnderlyingObjects follows GEPs, casts, phis and selects back to
 // kernel arguments (that argument's buffer) and program-scope variables
-// (their block); a pointer of any other origin (an integer, a pointer read
-// from memory) is checked against every range. The printf lowering's own
+// (their block); a pointer read from an image argument's descriptor (the
+// texel address, compiler/abi/image_abi.h) is checked against that image's
+// texels, and a pointer of any other origin (an integer, a pointer read
+// from memory) against every range. The printf lowering's own
 // accesses (bounded by the buffer's capacity) are not checked. A failed
 // check sends the access to the scratch area and remembers its address in
 // two values carried to the kernel's return, where one branch writes them
@@ -84,7 +86,7 @@ class KernelGuard {
 public:
   explicit KernelGuard(llvm::Function &kernel)
       : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()), context_(kernel.getContext()),
-        i64_(llvm::Type::getInt64Ty(context_)), globalsRange_(kernel.arg_size()) {}
+        i64_(llvm::Type::getInt64Ty(context_)), globalsRange_(programScopeRange(kernel)) {}
 
   bool run() {
     for (llvm::Instruction &instruction : llvm::instructions(kernel_))
@@ -156,6 +158,8 @@ private:
         addRange(access, argument->getArgNo());
       else if (llvm::isa<llvm::GlobalVariable>(origin))
         addRange(access, globalsRange_);
+      else if (const llvm::Argument *image = imageOfTexelAddress(origin))
+        addRange(access, texelRange(kernel_, image->getArgNo()));
       else if (!isLaunchBuffer(origin))
         anywhere = true;
     }
@@ -165,6 +169,9 @@ private:
         if (argument.getType()->isPointerTy() && isBufferAddressSpace(argument.getType()->getPointerAddressSpace()))
           access.ranges.push_back(argument.getArgNo());
       access.ranges.push_back(globalsRange_);
+      for (llvm::Argument &argument : kernel_.args())
+        if (isImageArgument(argument))
+          access.ranges.push_back(texelRange(kernel_, argument.getArgNo()));
     }
     if (!access.ranges.empty())
       accesses_.push_back(std::move(access));
@@ -173,6 +180,17 @@ private:
   static void addRange(Access &access, unsigned range) {
     if (!llvm::is_contained(access.ranges, range))
       access.ranges.push_back(range);
+  }
+
+  /// The image argument whose descriptor `origin` is an address read from
+  /// (inttoptr of a load from it), if any.
+  const llvm::Argument *imageOfTexelAddress(const llvm::Value *origin) const {
+    auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(origin);
+    auto *load = cast ? llvm::dyn_cast<llvm::LoadInst>(cast->getOperand(0)) : nullptr;
+    if (!load)
+      return nullptr;
+    auto *argument = llvm::dyn_cast<llvm::Argument>(llvm::getUnderlyingObject(load->getPointerOperand()));
+    return argument && argument->getParent() == &kernel_ && isImageArgument(*argument) ? argument : nullptr;
   }
 
   static bool calls(const llvm::Instruction &instruction, llvm::StringRef name) {

@@ -28,6 +28,14 @@ struct CheckFullyInlinedPass : llvm::PassInfoMixin<CheckFullyInlinedPass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// After inlining: each kernel's image and sampler parameters (Clang's
+/// spirv.Image / spirv.Sampler types) as compiler/abi/image_abi.h passes
+/// them, a descriptor address and the CLK_* bits, and the builtins
+/// library's handle functions resolved (lower_image_handles.cpp).
+struct LowerImageHandlesPass : llvm::PassInfoMixin<LowerImageHandlesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// Volatile loads and stores of private memory as plain ones
 /// (plain_private_accesses.cpp).
 struct PlainPrivateAccessesPass : llvm::PassInfoMixin<PlainPrivateAccessesPass> {
@@ -117,11 +125,17 @@ struct SplitUnderalignedGlobalAccessesPass : llvm::PassInfoMixin<SplitUnderalign
 
 /// Declared by GuardBufferAccessesPass, implemented by the emitter
 /// (compiler/abi/vulkan_kernel_abi.h, "Checked buffer accesses"):
-/// `i64 (i32 range)`: the base and the size of range `range` (argument
-/// `range`'s buffer; the program-scope block for the kernel's argument
-/// count), a constant operand;
+/// `i64 (i32 range)`: the base and the size of range `range` (a constant
+/// operand; the range numbers are below);
 inline constexpr const char *kAccessRangeBaseFunction = "__polymux_access_range_base";
 inline constexpr const char *kAccessRangeSizeFunction = "__polymux_access_range_size";
+/// Range numbers: argument i's buffer is range i, the program-scope block
+/// the kernel's argument count, and the texels of image argument i the
+/// argument count + 1 + i.
+inline unsigned programScopeRange(const llvm::Function &kernel) { return unsigned(kernel.arg_size()); }
+inline unsigned texelRange(const llvm::Function &kernel, unsigned argument) {
+  return unsigned(kernel.arg_size()) + 1 + argument;
+}
 /// `i64 ()`: the scratch area's address; `ptr addrspace(1) ()`: the
 /// launch's AccessReport.
 inline constexpr const char *kAccessScratchFunction = "__polymux_access_scratch";

@@ -1,8 +1,10 @@
-// The image ABI of the CPU-like targets (host, riscv_sim): a kernel's image
-// argument is a pointer to an ImageDescriptor in device memory, and a
-// sampler argument is a pointer-sized value holding its CLK_* bits. The
-// builtins library reads both (builtins/include/pmx_image.h declares the
-// same struct in OpenCL C; builtins/image_*.cl are the functions).
+// The image ABI of every target with images (host, riscv_sim, vulkan): a
+// kernel's image argument is a pointer to an ImageDescriptor in device
+// memory, and a sampler argument is a pointer-sized value holding its CLK_*
+// bits. The builtins library reads both (builtins/include/pmx_image.h
+// declares the same struct in OpenCL C; builtins/image_*.cl are the
+// functions). The texels lie in a buffer of their own
+// (mux::KernelArg::texels).
 #pragma once
 
 #include <cstddef>

@@ -44,7 +44,15 @@
 // (not kNotUsed), where the runtime stores an AccessRange of the argument's
 // whole buffer ({0, 0} for NULL) in the same block as the arguments; the
 // program-scope block's range is the launch field GlobalVariables and the
-// block's size. An access outside its ranges uses the device's scratch area
+// block's size. An image argument is its descriptor's buffer
+// (compiler/abi/image_abi.h); when the kernel reads or writes texels it
+// also has `args[i].texelRangeOffset`, where the runtime stores the
+// AccessRange of the texels' buffer (mux::KernelArg::texels).
+//
+// Images and samplers. As on the CPU targets (image_abi.h): an image
+// argument is the device address of its descriptor, a sampler argument
+// its CLK_* bits as a 64-bit value; the builtins library's image functions
+// read texels at the descriptor's address. An access outside its ranges uses the device's scratch area
 // instead (the access is not done), whose address is the 64-bit
 // specialization constant kAccessScratchSpecId (one address per device,
 // so it takes no push-constant bytes), and the
