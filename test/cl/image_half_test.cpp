@@ -28,9 +28,17 @@ protected:
       GTEST_SKIP() << "the device has no images";
     if (!deviceHasExtension(device(), "cl_khr_fp16"))
       GTEST_SKIP() << "no cl_khr_fp16";
+    flushesDenormals_ = !(deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_HALF_FP_CONFIG) & CL_FP_DENORM);
   }
 
-  Mem image2d(cl_mem_flags flags, cl_image_format format) {
+  /// `got` is `expected`, or a zero for a denormal `expected` on a device
+  /// without half denormals.
+  bool sameHalf(uint16_t got, uint16_t expected) const {
+    return got == expected || (flushesDenormals_ && (expected & 0x7c00) == 0 && (got & 0x7fff) == 0);
+  }
+
+  /// A kWidth x kHeight image, filled with `texels` where given.
+  Mem image2d(cl_mem_flags flags, cl_image_format format, const void *texels = nullptr) {
     cl_image_desc desc{};
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = kWidth;
@@ -38,12 +46,11 @@ protected:
     cl_int err = CL_SUCCESS;
     Mem mem(clCreateImage(context_, flags, &format, &desc, nullptr, &err));
     EXPECT_CL(err);
+    if (mem && texels) {
+      const size_t origin[3] = {0, 0, 0}, region[3] = {kWidth, kHeight, 1};
+      EXPECT_CL(clEnqueueWriteImage(queue_, mem, CL_TRUE, origin, region, 0, 0, texels, 0, nullptr, nullptr));
+    }
     return mem;
-  }
-
-  void writeImage(cl_mem img, const void *data) {
-    const size_t origin[3] = {0, 0, 0}, region[3] = {kWidth, kHeight, 1};
-    EXPECT_CL(clEnqueueWriteImage(queue_, img, CL_TRUE, origin, region, 0, 0, data, 0, nullptr, nullptr));
   }
 
   template <typename T> std::vector<T> readImage(cl_mem img, size_t perTexel) {
@@ -57,6 +64,8 @@ protected:
   // each (see kSource), with a sampler of unnormalized coordinates, nearest
   // filtering and `address`; empty on a failure.
   std::vector<uint16_t> readEveryWay(cl_mem img, cl_addressing_mode address);
+
+  bool flushesDenormals_ = false;
 
   void run2d(cl_kernel k) {
     const size_t global[2] = {kWidth, kHeight};
@@ -138,9 +147,8 @@ bool isUnormHalf(uint16_t got, unsigned k) {
 
 TEST_P(ImageHalfTest, ReadImagehReturnsHalfTexelsExactly) {
   std::vector<uint16_t> texels = randomHalves(kTexels * 4, 11);
-  Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_HALF_FLOAT});
+  Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_HALF_FLOAT}, texels.data());
   ASSERT_TRUE(img);
-  writeImage(img, texels.data());
   std::vector<uint16_t> got = readEveryWay(img, CL_ADDRESS_CLAMP_TO_EDGE);
   ASSERT_EQ(kTexels * 12, got.size());
   for (size_t t = 0; t < kTexels; ++t)
@@ -148,10 +156,7 @@ TEST_P(ImageHalfTest, ReadImagehReturnsHalfTexelsExactly) {
       for (size_t c = 0; c < 4; ++c) {
         const uint16_t expected = texels[t * 4 + c];
         const uint16_t value = got[(t * 3 + way) * 4 + c];
-        // A device without half denormals may read a denormal as zero.
-        const bool flushed = (expected & 0x7c00) == 0 && (value & 0x7fff) == 0 &&
-                             !(deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_HALF_FP_CONFIG) & CL_FP_DENORM);
-        EXPECT_TRUE(value == expected || flushed)
+        EXPECT_TRUE(sameHalf(value, expected))
             << "texel " << t << " read " << way << " channel " << c << ": " << std::hex << value << " for " << expected;
       }
 }
@@ -160,9 +165,8 @@ TEST_P(ImageHalfTest, ReadImagehRoundsNormalizedTexels) {
   std::vector<uint8_t> texels(kTexels * 4);
   for (size_t i = 0; i < texels.size(); ++i)
     texels[i] = static_cast<uint8_t>(i * 37 + i / 7);
-  Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_UNORM_INT8});
+  Mem img = image2d(CL_MEM_READ_ONLY, {CL_RGBA, CL_UNORM_INT8}, texels.data());
   ASSERT_TRUE(img);
-  writeImage(img, texels.data());
   std::vector<uint16_t> got = readEveryWay(img, CL_ADDRESS_NONE);
   ASSERT_EQ(kTexels * 12, got.size());
   for (size_t t = 0; t < kTexels; ++t)
@@ -187,10 +191,8 @@ TEST_P(ImageHalfTest, WriteImagehStoresHalfColours) {
   setArgs(k, static_cast<cl_mem>(halfImage), static_cast<cl_mem>(in));
   run2d(k);
   std::vector<uint16_t> halves = readImage<uint16_t>(halfImage, 4);
-  const bool denormals = deviceInfo<cl_device_fp_config>(device(), CL_DEVICE_HALF_FP_CONFIG) & CL_FP_DENORM;
   for (size_t i = 0; i < halves.size(); ++i) {
-    const bool flushed = !denormals && (colors[i] & 0x7c00) == 0 && (halves[i] & 0x7fff) == 0;
-    EXPECT_TRUE(halves[i] == colors[i] || flushed)
+    EXPECT_TRUE(sameHalf(halves[i], colors[i]))
         << "channel value " << i << ": " << std::hex << halves[i] << " for " << colors[i];
   }
 
@@ -214,9 +216,8 @@ TEST_P(ImageHalfTest, ReadWriteImageReadsItsOwnHalfWrite) {
   std::vector<uint16_t> texels(kTexels * 4);
   for (size_t i = 0; i < texels.size(); ++i)
     texels[i] = ref::fromDouble(static_cast<double>(i % 97) * 0.375 - 11.0);
-  Mem img = image2d(CL_MEM_READ_WRITE, {CL_RGBA, CL_HALF_FLOAT});
+  Mem img = image2d(CL_MEM_READ_WRITE, {CL_RGBA, CL_HALF_FLOAT}, texels.data());
   ASSERT_TRUE(img);
-  writeImage(img, texels.data());
   Program program = build(kReadWriteSource, "-cl-std=CL3.0");
   ASSERT_TRUE(program);
   Kernel k = kernel(program, "read_write_h");
