@@ -76,6 +76,25 @@ protected:
     return query<cl_bool>(CL_DEVICE_STATUS_COMMAND_STATUS_POLYMUX);
   }
 
+  /// The rounds for which one launch of `k` (arguments: a buffer and the
+  /// rounds) lasts at least `atLeast` on this device, doubling from
+  /// `rounds` up to `maxRounds`: a fixed count that is long on lavapipe
+  /// ends in a few milliseconds on a large GPU, too soon for a polling
+  /// thread on a loaded machine to see it run.
+  cl_uint roundsLasting(cl_kernel k, cl_mem out, size_t global, size_t local, std::chrono::milliseconds atLeast,
+                        cl_uint rounds, cl_uint maxRounds) {
+    for (;;) {
+      setArgs(k, out, rounds);
+      auto start = std::chrono::steady_clock::now();
+      EXPECT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+      EXPECT_CL(clFinish(queue_));
+      auto took = std::chrono::steady_clock::now() - start;
+      if (took >= atLeast || rounds >= maxRounds)
+        return rounds;
+      rounds = std::min<cl_uint>(rounds * (took < atLeast / 10 ? 8 : 2), maxRounds);
+    }
+  }
+
   clGetDeviceStatusInfoPOLYMUX_fn status_ = nullptr;
 };
 
@@ -149,7 +168,8 @@ TEST_P(DeviceStatusTest, ProgressOfARunningKernel) {
   Kernel spin = kernel(program, "spin");
   const size_t global = 4096, local = 16;
   Mem out = buffer(CL_MEM_READ_WRITE, global * sizeof(cl_uint));
-  cl_uint rounds = 20000;
+  // At least 300 ms, at most 65,535 iterations (lavapipe's loop limit).
+  const cl_uint rounds = roundsLasting(spin, out, global, local, std::chrono::milliseconds(300), 20000, 65535);
   setArgs(spin.get(), out.get(), rounds);
   Event event;
   ASSERT_CL(clEnqueueNDRangeKernel(queue_, spin, 1, nullptr, &global, &local, 0, nullptr, event.out()));
@@ -168,8 +188,7 @@ TEST_P(DeviceStatusTest, ProgressOfARunningKernel) {
     }
   }
   ASSERT_CL(clFinish(queue_));
-  // 4096 work-items of 20000 rounds: long enough to be seen on any device.
-  EXPECT_TRUE(sawLaunch);
+  EXPECT_TRUE(sawLaunch) << "rounds " << rounds;
   EXPECT_EQ(query<cl_uint>(CL_DEVICE_STATUS_COMMAND_PROGRESS_POLYMUX), 100u);
 }
 
@@ -184,17 +203,7 @@ TEST_P(DeviceStatusTest, ProgressRisesWhileGroupsFinish) {
   // counted: lavapipe ends every loop of an invocation after that many in
   // all.
   const cl_uint maxRounds = (65535 - groups) / groups;
-  cl_uint rounds = 16;
-  for (;;) {
-    setArgs(staggered.get(), out.get(), rounds);
-    auto start = std::chrono::steady_clock::now();
-    ASSERT_CL(clEnqueueNDRangeKernel(queue_, staggered, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-    ASSERT_CL(clFinish(queue_));
-    auto took = std::chrono::steady_clock::now() - start;
-    if (took >= std::chrono::milliseconds(300) || rounds >= maxRounds)
-      break;
-    rounds = std::min<cl_uint>(rounds * (took < std::chrono::milliseconds(30) ? 8 : 2), maxRounds);
-  }
+  const cl_uint rounds = roundsLasting(staggered, out, global, local, std::chrono::milliseconds(300), 16, maxRounds);
   setArgs(staggered.get(), out.get(), rounds);
   Event event;
   ASSERT_CL(clEnqueueNDRangeKernel(queue_, staggered, 1, nullptr, &global, &local, 0, nullptr, event.out()));
