@@ -45,6 +45,62 @@ protected:
     return DeviceTest::buildIL(il, N, options);
   }
 
+  // `il` (SPIR-V) or `source` (OpenCL C) compiled for the device; empty,
+  // with a test failure, when that fails.
+  template <size_t N> Program compiledIL(const unsigned char (&il)[N]) {
+    cl_int err = CL_SUCCESS;
+    Program program = create(il, N, &err);
+    EXPECT_CL(err);
+    return compiled(std::move(program));
+  }
+  Program compiledSource(const char *source) {
+    cl_int err = CL_SUCCESS;
+    Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &err));
+    EXPECT_CL(err);
+    return compiled(std::move(program));
+  }
+  Program compiled(Program program) {
+    cl_device_id dev = device();
+    if (!program)
+      return {};
+    cl_int err = clCompileProgram(program, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      ADD_FAILURE() << "clCompileProgram: " << errorName(err) << "\n" << programBuildLog(program, dev);
+      return {};
+    }
+    return program;
+  }
+  // The compiled programs linked in order; empty, with a test failure, when
+  // one is empty or the link fails.
+  Program linked(std::initializer_list<cl_program> inputs) {
+    if (std::find(inputs.begin(), inputs.end(), nullptr) != inputs.end())
+      return {};
+    cl_device_id dev = device();
+    cl_int err = CL_SUCCESS;
+    Program program(
+        clLinkProgram(context_, 1, &dev, "", cl_uint(inputs.size()), inputs.begin(), nullptr, nullptr, &err));
+    if (err != CL_SUCCESS) {
+      ADD_FAILURE() << "clLinkProgram: " << errorName(err) << "\n" << (program ? programBuildLog(program, dev) : "");
+      return {};
+    }
+    return program;
+  }
+
+  bool hasImages() { return deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT); }
+  // A read-only CL_RGBA CL_FLOAT 2D image holding `texels`.
+  Mem floatImage(size_t width, size_t height, const std::vector<float> &texels) {
+    const cl_image_format format{CL_RGBA, CL_FLOAT};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = width;
+    desc.image_height = height;
+    cl_int err = CL_SUCCESS;
+    Mem img(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                          const_cast<float *>(texels.data()), &err));
+    EXPECT_CL(err);
+    return img;
+  }
+
   template <typename T> Mem input(const std::vector<T> &values) {
     return buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, values.size() * sizeof(T), const_cast<T *>(values.data()));
   }
@@ -396,7 +452,7 @@ TEST_P(IlProgramTest, Printf) {
 TEST_P(IlProgramTest, ImagesAsTheTranslatorWritesThem) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
-  if (!deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT))
+  if (!hasImages())
     GTEST_SKIP() << "the device has no images";
   Program program = buildIL(il_modules::il_images);
   ASSERT_TRUE(program);
@@ -405,14 +461,8 @@ TEST_P(IlProgramTest, ImagesAsTheTranslatorWritesThem) {
   for (size_t y = 0; y < height; ++y)
     for (size_t x = 0; x < width; ++x)
       texels.insert(texels.end(), {float(x), float(y), 10.0f * x + y, 1.0f});
-  const cl_image_format format{CL_RGBA, CL_FLOAT};
-  cl_image_desc desc{};
-  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-  desc.image_width = width;
-  desc.image_height = height;
-  cl_int err = CL_SUCCESS;
-  Mem img(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc, texels.data(), &err));
-  ASSERT_CL(err);
+  Mem img = floatImage(width, height, texels);
+  ASSERT_TRUE(img);
 
   Kernel queries = kernel(program, "queries");
   Mem info = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_uint));
@@ -423,6 +473,7 @@ TEST_P(IlProgramTest, ImagesAsTheTranslatorWritesThem) {
   // Texels (-1, 0) to (width, 0): the argument's sampler clamps to the
   // border colour (0, 0, 0, 0) outside, the constant one to the edge.
   Kernel sampled = kernel(program, "sampled");
+  cl_int err = CL_SUCCESS;
   Holder<cl_sampler, clReleaseSampler> clamp(
       clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
   ASSERT_CL(err);
@@ -490,20 +541,12 @@ TEST_P(IlProgramTest, SpecializationConstants) {
 TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
-  cl_int err = CL_SUCCESS;
-  Program il = create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err);
-  ASSERT_CL(err);
-  cl_device_id dev = device();
-  ASSERT_CL(clCompileProgram(il, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(il, dev);
-  const char *source = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }";
-  Program c(clCreateProgramWithSource(context_, 1, &source, nullptr, &err));
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(c, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(c, dev);
-  cl_program inputs[] = {il, c};
-  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
-  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
+  Program il = compiledIL(il_modules::il_vector_add);
+  Program c = compiledSource("__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }");
+  Program program = linked({il, c});
+  ASSERT_TRUE(program);
 
-  Kernel add = kernel(linked, "vector_add"), twice = kernel(linked, "twice");
+  Kernel add = kernel(program, "vector_add"), twice = kernel(program, "twice");
   ASSERT_TRUE(add);
   ASSERT_TRUE(twice);
   constexpr size_t n = 64;
@@ -519,24 +562,51 @@ TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
     ASSERT_EQ(2.0f * (a[i] + b[i]), c2[i]) << "at " << i;
 }
 
+// The SPIR-V module imports a function taking an image and a sampler, which
+// an OpenCL C object defines: the declaration must get the types the
+// definition has (target types on vulkan) for the two to link.
+TEST_P(IlProgramTest, ImageFunctionLinkedFromOpenCLC) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasImages())
+    GTEST_SKIP() << "the device has no images";
+  Program il = compiledIL(il_modules::il_image_import);
+  Program c = compiledSource("float4 polymux_doubled_texel(read_only image2d_t img, sampler_t s, int2 c) {\n"
+                             "  return 2.0f * read_imagef(img, s, c);\n"
+                             "}\n");
+  Program program = linked({il, c});
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "doubled_texels");
+  ASSERT_TRUE(k);
+
+  constexpr size_t width = 5;
+  std::vector<float> texels;
+  for (size_t x = 0; x < width; ++x)
+    texels.insert(texels.end(), {0.5f * x, -1.0f * x, 3.0f, 0.25f + x});
+  Mem img = floatImage(width, 1, texels);
+  ASSERT_TRUE(img);
+  cl_int err = CL_SUCCESS;
+  Holder<cl_sampler, clReleaseSampler> sampler(
+      clCreateSampler(context_, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err));
+  ASSERT_CL(err);
+  Mem out = buffer(CL_MEM_WRITE_ONLY, texels.size() * sizeof(float));
+  setArgs(k, static_cast<cl_mem>(img), static_cast<cl_sampler>(sampler), static_cast<cl_mem>(out));
+  ASSERT_CL(run(k, width));
+  std::vector<float> got = read<float>(out, texels.size());
+  for (size_t i = 0; i < texels.size(); ++i)
+    EXPECT_EQ(2.0f * texels[i], got[i]) << "at " << i;
+}
+
 TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
   ASSERT_TRUE(hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
-  cl_device_id dev = device();
-  cl_int err = CL_SUCCESS;
   // The module defining the function comes first and does not call it.
-  Program object = create(il_modules::il_linkonce_object, sizeof(il_modules::il_linkonce_object), &err);
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(object, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr))
-      << programBuildLog(object, dev);
-  Program main = create(il_modules::il_linkonce_main, sizeof(il_modules::il_linkonce_main), &err);
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(main, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(main, dev);
-  cl_program inputs[] = {object, main};
-  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
-  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
-  Kernel k = kernel(linked, "linked_call");
+  Program object = compiledIL(il_modules::il_linkonce_object);
+  Program main = compiledIL(il_modules::il_linkonce_main);
+  Program program = linked({object, main});
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "linked_call");
   ASSERT_TRUE(k);
   constexpr size_t n = 32;
   std::vector<cl_uint> data(n);

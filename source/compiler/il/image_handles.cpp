@@ -140,6 +140,13 @@ private:
       assign(call, type);
   }
 
+  /// A function another module defines: declared, neither a builtin (whose
+  /// names are mangled), an intrinsic nor the sampler initializer.
+  static bool isImport(const llvm::Function &function) {
+    return function.isDeclaration() && !function.isIntrinsic() && !function.getName().starts_with("_Z") &&
+           function.getName() != kSamplerInitializer;
+  }
+
   static llvm::SmallVector<llvm::CallBase *, 4> callsOf(llvm::Function &function) {
     llvm::SmallVector<llvm::CallBase *, 4> calls;
     for (llvm::User *user : function.users())
@@ -169,7 +176,7 @@ private:
       assignVariable(variable, type);
     } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(value)) {
       llvm::Function *callee = call->getCalledFunction();
-      if (callee && !callee->isDeclaration())
+      if (callee && (!callee->isDeclaration() || isImport(*callee)))
         assignReturn(callee, type);
       else if (!callee || callee->getName() != kSamplerInitializer)
         return fail("takes " + type + " from a call to '" + (callee ? callee->getName() : "?") + "'");
@@ -189,6 +196,17 @@ private:
       llvm::Function *callee = call->getCalledFunction();
       if (callee && !callee->isDeclaration())
         return assign(callee->getArg(index), type);
+      if (callee && isImport(*callee)) {
+        auto [found, inserted] = handles_.importParams.insert({{callee, index}, type});
+        if (!inserted && found->second != type)
+          return fail("passes both " + found->second + " and " + type + " to '" + callee->getName() + "'");
+        // Every call passes one there, as to a parameter of a definition.
+        if (inserted)
+          for (llvm::CallBase *other : callsOf(*callee))
+            if (index < other->arg_size())
+              assign(other->getArgOperand(index), type);
+        return;
+      }
       std::optional<SpirBuiltinName> builtin =
           callee ? parseSpirBuiltinName(callee->getName()) : std::optional<SpirBuiltinName>();
       if (!builtin || index >= builtin->params.size() || !builtin->params[index].isHandle)
@@ -351,6 +369,9 @@ llvm::Error giveHandlesTargetTypes(llvm::Module &spir, ImageHandles &handles, ll
     llvm::Type *result = function->getReturnType();
     if (llvm::Type *target = handles.returns.count(function) ? targetType(handles.returns.lookup(function)) : nullptr)
       result = target;
+    for (auto &[param, type] : handles.importParams)
+      if (llvm::Type *target = param.first == function && param.second < params.size() ? targetType(type) : nullptr)
+        params[param.second] = target;
     if (function->isDeclaration()) {
       if (function->getName() == kSamplerInitializer) {
         if (llvm::Type *target = targetType(kSamplerType))

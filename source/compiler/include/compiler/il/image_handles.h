@@ -6,7 +6,8 @@
 // (_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i), a constant sampler
 // through __translate_sampler_initializer(bits). What each pointer is comes
 // from the kernels' argument metadata and those manglings, and follows the
-// values through calls, variables, phis and selects. On a target whose
+// values through calls (to functions the module defines or imports),
+// variables, phis and selects. On a target whose
 // front end also makes them pointers (the CPU triples) that is all; where
 // it gives them other types (target("spirv.Image", ...) on the SPIR-V
 // triple), every such value, parameter and variable gets the type the
@@ -33,6 +34,9 @@ struct ImageHandles {
   llvm::MapVector<llvm::AllocaInst *, std::string> variables;
   /// Functions returning an image or sampler.
   llvm::MapVector<llvm::Function *, std::string> returns;
+  /// Parameters taking one in functions the module imports (declared, not
+  /// builtins: defined by another module of clLinkProgram).
+  llvm::MapVector<std::pair<llvm::Function *, unsigned>, std::string> importParams;
   /// The types used, by their OpenCL C spelling ("read_only image2d_t",
   /// "sampler_t").
   std::vector<std::string> types;
