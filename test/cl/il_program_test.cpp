@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -560,6 +561,92 @@ TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
   std::vector<float> c2 = read<float>(mc, n);
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(2.0f * (a[i] + b[i]), c2[i]) << "at " << i;
+}
+
+// Every image type as write_only and read_write arguments of a SPIR-V
+// kernel (test/kernels_il/il_image_types_cl20.cl), read back with
+// clEnqueueReadImage, and its size queries.
+TEST_P(IlProgramTest, EveryImageTypeWrittenAndReadWritten) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasImages())
+    GTEST_SKIP() << "the device has no images";
+  const bool readWrite = deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) > 0;
+  Program program = buildIL(il_modules::il_image_types_cl20, "-cl-std=CL2.0");
+  ASSERT_TRUE(program);
+  struct Type {
+    const char *name;
+    cl_mem_object_type type;
+    size_t width, height, depth; // height and depth: rows or layers, as the kernel counts them
+    std::array<int, 4> queries;  // width, height, depth, array size
+  };
+  const Type types[] = {
+      {"image1d", CL_MEM_OBJECT_IMAGE1D, 7, 1, 1, {7, 0, 0, 0}},
+      {"image1d_buffer", CL_MEM_OBJECT_IMAGE1D_BUFFER, 9, 1, 1, {9, 0, 0, 0}},
+      {"image1d_array", CL_MEM_OBJECT_IMAGE1D_ARRAY, 5, 3, 1, {5, 0, 0, 3}},
+      {"image2d", CL_MEM_OBJECT_IMAGE2D, 4, 3, 1, {4, 3, 0, 0}},
+      {"image2d_array", CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 2, 4, {3, 2, 0, 4}},
+      {"image3d", CL_MEM_OBJECT_IMAGE3D, 3, 4, 2, {3, 4, 2, 0}},
+  };
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT32};
+  for (const Type &t : types) {
+    SCOPED_TRACE(t.name);
+    const size_t texels = t.width * t.height * t.depth;
+    Mem storage;
+    cl_image_desc desc{};
+    desc.image_type = t.type;
+    desc.image_width = t.width;
+    if (t.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+      desc.image_array_size = t.height;
+    } else if (t.type == CL_MEM_OBJECT_IMAGE2D_ARRAY) {
+      desc.image_height = t.height;
+      desc.image_array_size = t.depth;
+    } else {
+      desc.image_height = t.type == CL_MEM_OBJECT_IMAGE1D || t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 0 : t.height;
+      desc.image_depth = t.type == CL_MEM_OBJECT_IMAGE3D ? t.depth : 0;
+    }
+    if (t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+      storage = buffer(CL_MEM_READ_WRITE, texels * 16);
+      desc.buffer = storage;
+    }
+    cl_int err = CL_SUCCESS;
+    Mem img(clCreateImage(context_, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
+    ASSERT_CL(err);
+    const size_t region[3] = {
+        t.width, t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER || t.type == CL_MEM_OBJECT_IMAGE1D ? 1 : t.height, t.depth};
+    auto readBack = [&] {
+      std::vector<cl_uint> back(texels * 4);
+      const size_t origin[3] = {0, 0, 0};
+      EXPECT_CL(clEnqueueReadImage(queue_, img, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr, nullptr));
+      return back;
+    };
+    auto expected = [&](bool bumped) {
+      std::vector<cl_uint> values;
+      for (size_t z = 0; z < t.depth; ++z)
+        for (size_t y = 0; y < t.height; ++y)
+          for (size_t x = 0; x < t.width; ++x) {
+            std::array<cl_uint, 4> v = {cl_uint(x), cl_uint(y), cl_uint(z), 7};
+            if (bumped)
+              v = {v[0] + 1, v[1] + 10, v[2] + 100, v[3] + 1000};
+            values.insert(values.end(), v.begin(), v.end());
+          }
+      return values;
+    };
+    Mem q = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_int));
+    const cl_int w = cl_int(t.width), h = cl_int(t.height);
+    Kernel write = kernel(program, ("w_" + std::string(t.name)).c_str());
+    setArgs(write, static_cast<cl_mem>(img), w, h, static_cast<cl_mem>(q));
+    ASSERT_CL(run(write, texels));
+    EXPECT_EQ(expected(false), readBack());
+    EXPECT_EQ((std::vector<cl_int>(t.queries.begin(), t.queries.end())), read<cl_int>(q, 4));
+    if (!readWrite)
+      continue;
+    Kernel bump = kernel(program, ("rw_" + std::string(t.name)).c_str());
+    setArgs(bump, static_cast<cl_mem>(img), w, h, static_cast<cl_mem>(q));
+    ASSERT_CL(run(bump, texels));
+    EXPECT_EQ(expected(true), readBack());
+    EXPECT_EQ((std::vector<cl_int>(t.queries.begin(), t.queries.end())), read<cl_int>(q, 4));
+  }
 }
 
 // The SPIR-V module imports a function taking an image and a sampler, which
