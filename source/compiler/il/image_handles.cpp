@@ -324,9 +324,11 @@ llvm::Error giveHandlesTargetTypes(llvm::Module &spir, ImageHandles &handles, ll
   if (llvm::all_of(targetTypes, [](const auto &entry) { return entry.second->isPointerTy(); }))
     return llvm::Error::success();
 
+  // The type replacing the pointers of `type`; null where none does (a
+  // pointer, or a type no value has, as in a declaration nothing calls).
   auto targetType = [&](const std::string &type) -> llvm::Type * {
     llvm::Type *target = targetTypes.lookup(type);
-    return target->isPointerTy() ? nullptr : target;
+    return target && !target->isPointerTy() ? target : nullptr;
   };
   for (auto &[value, type] : handles.values)
     if (llvm::Type *target = targetType(type))
@@ -378,9 +380,7 @@ llvm::Error giveHandlesTargetTypes(llvm::Module &spir, ImageHandles &handles, ll
           result = target;
       } else if (std::optional<SpirBuiltinName> builtin = parseSpirBuiltinName(function->getName())) {
         for (size_t i = 0; i < builtin->params.size() && i < params.size(); ++i)
-          if (llvm::Type *target = builtin->params[i].isHandle && targetTypes.count(builtin->params[i].spelling)
-                                       ? targetType(builtin->params[i].spelling)
-                                       : nullptr)
+          if (llvm::Type *target = builtin->params[i].isHandle ? targetType(builtin->params[i].spelling) : nullptr)
             params[i] = target;
       }
     }
