@@ -1,8 +1,11 @@
 #include "cl_test.h"
+#include "spirv_from_source.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
+#include <string_view>
 #include <thread>
 
 namespace cltest {
@@ -45,9 +48,23 @@ void DeviceTest::SetUp() {
   ASSERT_CL(err);
   queue_.reset(clCreateCommandQueueWithProperties(context_, dev, nullptr, &err));
   ASSERT_CL(err);
+  if (spirvRun() && deviceString(dev, CL_DEVICE_IL_VERSION).empty())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+}
+
+bool DeviceTest::spirvRun() {
+  return std::string_view(testing::UnitTest::GetInstance()->current_test_info()->test_suite_name())
+      .starts_with("Spirv/");
 }
 
 Program DeviceTest::build(std::string_view source, const char *options) {
+  if (spirvRun()) {
+    std::string_view std = "CL1.2";
+    if (const char *found = std::strstr(options, "-cl-std="))
+      std = std::string_view(found + 8, std::strcspn(found + 8, " "));
+    std::vector<unsigned char> il = spirvFromOpenCLC(source, std);
+    return il.empty() ? Program() : buildIL(il.data(), il.size(), options);
+  }
   const char *text = source.data();
   size_t length = source.size();
   cl_int err = CL_SUCCESS;
@@ -60,6 +77,23 @@ Program DeviceTest::build(std::string_view source, const char *options) {
   err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
   if (err != CL_SUCCESS) {
     ADD_FAILURE() << "clBuildProgram(\"" << options << "\"): " << errorName(err) << "\n"
+                  << programBuildLog(program, dev);
+    return {};
+  }
+  return program;
+}
+
+Program DeviceTest::buildIL(const void *il, size_t size, const char *options) {
+  cl_int err = CL_SUCCESS;
+  Program program(clCreateProgramWithIL(context_, il, size, &err));
+  if (err != CL_SUCCESS) {
+    ADD_FAILURE() << "clCreateProgramWithIL: " << errorName(err);
+    return {};
+  }
+  cl_device_id dev = device();
+  err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    ADD_FAILURE() << "clBuildProgram of SPIR-V (\"" << options << "\"): " << errorName(err) << "\n"
                   << programBuildLog(program, dev);
     return {};
   }

@@ -116,10 +116,17 @@ class DeviceTest : public testing::TestWithParam<cl_device_id> {
 protected:
   void SetUp() override;
   cl_device_id device() const { return GetParam(); }
+  // Whether this is the suite's SPIR-V run (skipped on devices without IL).
+  static bool spirvRun();
 
   // Builds `source` for the device. On failure, reports the build log as a
   // test failure and returns an empty holder (callers ASSERT_TRUE on it).
+  // In a suite's SPIR-V run (CLTEST_INSTANTIATE_SPIRV), `source` becomes
+  // SPIR-V (Clang's SPIR-V back end, the -cl-std of `options`) built with
+  // clCreateProgramWithIL.
   Program build(std::string_view source, const char *options = "");
+  // The same for a SPIR-V module (clCreateProgramWithIL).
+  Program buildIL(const void *il, size_t size, const char *options = "");
   Kernel kernel(cl_program program, const char *name);
   // A new program made from the device's binary of `built` and built. On
   // failure, reports it and returns an empty holder.
@@ -154,6 +161,10 @@ private:
 // Instantiates a DeviceTest-derived suite once per device under test.
 #define CLTEST_INSTANTIATE(Suite)                                                                                      \
   INSTANTIATE_TEST_SUITE_P(Devices, Suite, testing::ValuesIn(::cltest::devicesUnderTest()), ::cltest::deviceParamName)
+// Instantiates it once more, as "Spirv/<Suite>": its OpenCL C programs are
+// built as SPIR-V programs (DeviceTest::build).
+#define CLTEST_INSTANTIATE_SPIRV(Suite)                                                                                \
+  INSTANTIATE_TEST_SUITE_P(Spirv, Suite, testing::ValuesIn(::cltest::devicesUnderTest()), ::cltest::deviceParamName)
 
 } // namespace cltest
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,19 +43,63 @@ protected:
   }
 
   template <size_t N> Program buildIL(const unsigned char (&il)[N], const char *options = "") {
+    return DeviceTest::buildIL(il, N, options);
+  }
+
+  // `il` (SPIR-V) or `source` (OpenCL C) compiled for the device; empty,
+  // with a test failure, when that fails.
+  template <size_t N> Program compiledIL(const unsigned char (&il)[N]) {
     cl_int err = CL_SUCCESS;
     Program program = create(il, N, &err);
-    if (err != CL_SUCCESS) {
-      ADD_FAILURE() << "clCreateProgramWithIL: " << errorName(err);
-      return {};
-    }
+    EXPECT_CL(err);
+    return compiled(std::move(program));
+  }
+  Program compiledSource(const char *source) {
+    cl_int err = CL_SUCCESS;
+    Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &err));
+    EXPECT_CL(err);
+    return compiled(std::move(program));
+  }
+  Program compiled(Program program) {
     cl_device_id dev = device();
-    err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
+    if (!program)
+      return {};
+    cl_int err = clCompileProgram(program, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr);
     if (err != CL_SUCCESS) {
-      ADD_FAILURE() << "clBuildProgram: " << errorName(err) << "\n" << programBuildLog(program, dev);
+      ADD_FAILURE() << "clCompileProgram: " << errorName(err) << "\n" << programBuildLog(program, dev);
       return {};
     }
     return program;
+  }
+  // The compiled programs linked in order; empty, with a test failure, when
+  // one is empty or the link fails.
+  Program linked(std::initializer_list<cl_program> inputs) {
+    if (std::find(inputs.begin(), inputs.end(), nullptr) != inputs.end())
+      return {};
+    cl_device_id dev = device();
+    cl_int err = CL_SUCCESS;
+    Program program(
+        clLinkProgram(context_, 1, &dev, "", cl_uint(inputs.size()), inputs.begin(), nullptr, nullptr, &err));
+    if (err != CL_SUCCESS) {
+      ADD_FAILURE() << "clLinkProgram: " << errorName(err) << "\n" << (program ? programBuildLog(program, dev) : "");
+      return {};
+    }
+    return program;
+  }
+
+  bool hasImages() { return deviceInfo<cl_bool>(device(), CL_DEVICE_IMAGE_SUPPORT); }
+  // A read-only CL_RGBA CL_FLOAT 2D image holding `texels`.
+  Mem floatImage(size_t width, size_t height, const std::vector<float> &texels) {
+    const cl_image_format format{CL_RGBA, CL_FLOAT};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = width;
+    desc.image_height = height;
+    cl_int err = CL_SUCCESS;
+    Mem img(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                          const_cast<float *>(texels.data()), &err));
+    EXPECT_CL(err);
+    return img;
   }
 
   template <typename T> Mem input(const std::vector<T> &values) {
@@ -400,6 +445,55 @@ TEST_P(IlProgramTest, Printf) {
   EXPECT_EQ("il value 42 2.50\nil value 42 2.50\nil value 42 2.50\n", text);
 }
 
+// Images and samplers as the Khronos translator writes them (queries with
+// the 0x10B0 / 0x10D0 offsets, OpConstantSampler, an image and a sampler
+// passed to a helper): test/kernels_il/il_images.spvasm. The image suites
+// (Spirv/ImageKernelTest, Spirv/ImageHalfTest) run the rest through Clang's
+// SPIR-V back end.
+TEST_P(IlProgramTest, ImagesAsTheTranslatorWritesThem) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasImages())
+    GTEST_SKIP() << "the device has no images";
+  Program program = buildIL(il_modules::il_images);
+  ASSERT_TRUE(program);
+  constexpr size_t width = 4, height = 2;
+  std::vector<float> texels;
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x)
+      texels.insert(texels.end(), {float(x), float(y), 10.0f * x + y, 1.0f});
+  Mem img = floatImage(width, height, texels);
+  ASSERT_TRUE(img);
+
+  Kernel queries = kernel(program, "queries");
+  Mem info = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_uint));
+  setArgs(queries, static_cast<cl_mem>(img), static_cast<cl_mem>(info));
+  ASSERT_CL(run(queries, 1));
+  EXPECT_EQ((std::vector<cl_uint>{CL_RGBA, CL_FLOAT, width, height}), read<cl_uint>(info, 4));
+
+  // Texels (-1, 0) to (width, 0): the argument's sampler clamps to the
+  // border colour (0, 0, 0, 0) outside, the constant one to the edge.
+  Kernel sampled = kernel(program, "sampled");
+  cl_int err = CL_SUCCESS;
+  Holder<cl_sampler, clReleaseSampler> clamp(
+      clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
+  ASSERT_CL(err);
+  constexpr size_t items = width + 2;
+  Mem out = buffer(CL_MEM_WRITE_ONLY, items * 2 * 4 * sizeof(float));
+  setArgs(sampled, static_cast<cl_mem>(img), static_cast<cl_sampler>(clamp), static_cast<cl_mem>(out));
+  ASSERT_CL(run(sampled, items));
+  std::vector<float> got = read<float>(out, items * 2 * 4);
+  for (size_t i = 0; i < items; ++i) {
+    const int x = int(i) - 1;
+    const bool inside = x >= 0 && x < int(width);
+    const size_t edge = size_t(std::clamp(x, 0, int(width) - 1));
+    for (size_t c = 0; c < 4; ++c) {
+      EXPECT_EQ(inside ? texels[size_t(x) * 4 + c] : 0.0f, got[i * 8 + c]) << "x " << x << " channel " << c;
+      EXPECT_EQ(texels[edge * 4 + c], got[i * 8 + 4 + c]) << "constant sampler, x " << x << " channel " << c;
+    }
+  }
+}
+
 TEST_P(IlProgramTest, SpecializationConstants) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
@@ -448,20 +542,12 @@ TEST_P(IlProgramTest, SpecializationConstants) {
 TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
-  cl_int err = CL_SUCCESS;
-  Program il = create(il_modules::il_vector_add, sizeof(il_modules::il_vector_add), &err);
-  ASSERT_CL(err);
-  cl_device_id dev = device();
-  ASSERT_CL(clCompileProgram(il, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(il, dev);
-  const char *source = "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }";
-  Program c(clCreateProgramWithSource(context_, 1, &source, nullptr, &err));
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(c, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(c, dev);
-  cl_program inputs[] = {il, c};
-  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
-  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
+  Program il = compiledIL(il_modules::il_vector_add);
+  Program c = compiledSource("__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2.0f; }");
+  Program program = linked({il, c});
+  ASSERT_TRUE(program);
 
-  Kernel add = kernel(linked, "vector_add"), twice = kernel(linked, "twice");
+  Kernel add = kernel(program, "vector_add"), twice = kernel(program, "twice");
   ASSERT_TRUE(add);
   ASSERT_TRUE(twice);
   constexpr size_t n = 64;
@@ -477,24 +563,137 @@ TEST_P(IlProgramTest, CompileAndLinkWithOpenCLC) {
     ASSERT_EQ(2.0f * (a[i] + b[i]), c2[i]) << "at " << i;
 }
 
+// Every image type as write_only and read_write arguments of a SPIR-V
+// kernel (test/kernels_il/il_image_types_cl20.cl), read back with
+// clEnqueueReadImage, and its size queries.
+TEST_P(IlProgramTest, EveryImageTypeWrittenAndReadWritten) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasImages())
+    GTEST_SKIP() << "the device has no images";
+  const bool readWrite = deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) > 0;
+  Program program = buildIL(il_modules::il_image_types_cl20, "-cl-std=CL2.0");
+  ASSERT_TRUE(program);
+  struct Type {
+    const char *name;
+    cl_mem_object_type type;
+    size_t width, height, depth; // height and depth: rows or layers, as the kernel counts them
+    std::array<int, 4> queries;  // width, height, depth, array size
+  };
+  const Type types[] = {
+      {"image1d", CL_MEM_OBJECT_IMAGE1D, 7, 1, 1, {7, 0, 0, 0}},
+      {"image1d_buffer", CL_MEM_OBJECT_IMAGE1D_BUFFER, 9, 1, 1, {9, 0, 0, 0}},
+      {"image1d_array", CL_MEM_OBJECT_IMAGE1D_ARRAY, 5, 3, 1, {5, 0, 0, 3}},
+      {"image2d", CL_MEM_OBJECT_IMAGE2D, 4, 3, 1, {4, 3, 0, 0}},
+      {"image2d_array", CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 2, 4, {3, 2, 0, 4}},
+      {"image3d", CL_MEM_OBJECT_IMAGE3D, 3, 4, 2, {3, 4, 2, 0}},
+  };
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT32};
+  for (const Type &t : types) {
+    SCOPED_TRACE(t.name);
+    const size_t texels = t.width * t.height * t.depth;
+    Mem storage;
+    cl_image_desc desc{};
+    desc.image_type = t.type;
+    desc.image_width = t.width;
+    if (t.type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+      desc.image_array_size = t.height;
+    } else if (t.type == CL_MEM_OBJECT_IMAGE2D_ARRAY) {
+      desc.image_height = t.height;
+      desc.image_array_size = t.depth;
+    } else {
+      desc.image_height = t.type == CL_MEM_OBJECT_IMAGE1D || t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 0 : t.height;
+      desc.image_depth = t.type == CL_MEM_OBJECT_IMAGE3D ? t.depth : 0;
+    }
+    if (t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+      storage = buffer(CL_MEM_READ_WRITE, texels * 16);
+      desc.buffer = storage;
+    }
+    cl_int err = CL_SUCCESS;
+    Mem img(clCreateImage(context_, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
+    ASSERT_CL(err);
+    const size_t region[3] = {
+        t.width, t.type == CL_MEM_OBJECT_IMAGE1D_BUFFER || t.type == CL_MEM_OBJECT_IMAGE1D ? 1 : t.height, t.depth};
+    auto readBack = [&] {
+      std::vector<cl_uint> back(texels * 4);
+      const size_t origin[3] = {0, 0, 0};
+      EXPECT_CL(clEnqueueReadImage(queue_, img, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr, nullptr));
+      return back;
+    };
+    auto expected = [&](bool bumped) {
+      std::vector<cl_uint> values;
+      for (size_t z = 0; z < t.depth; ++z)
+        for (size_t y = 0; y < t.height; ++y)
+          for (size_t x = 0; x < t.width; ++x) {
+            std::array<cl_uint, 4> v = {cl_uint(x), cl_uint(y), cl_uint(z), 7};
+            if (bumped)
+              v = {v[0] + 1, v[1] + 10, v[2] + 100, v[3] + 1000};
+            values.insert(values.end(), v.begin(), v.end());
+          }
+      return values;
+    };
+    Mem q = buffer(CL_MEM_WRITE_ONLY, 4 * sizeof(cl_int));
+    const cl_int w = cl_int(t.width), h = cl_int(t.height);
+    Kernel write = kernel(program, ("w_" + std::string(t.name)).c_str());
+    setArgs(write, static_cast<cl_mem>(img), w, h, static_cast<cl_mem>(q));
+    ASSERT_CL(run(write, texels));
+    EXPECT_EQ(expected(false), readBack());
+    EXPECT_EQ((std::vector<cl_int>(t.queries.begin(), t.queries.end())), read<cl_int>(q, 4));
+    if (!readWrite)
+      continue;
+    Kernel bump = kernel(program, ("rw_" + std::string(t.name)).c_str());
+    setArgs(bump, static_cast<cl_mem>(img), w, h, static_cast<cl_mem>(q));
+    ASSERT_CL(run(bump, texels));
+    EXPECT_EQ(expected(true), readBack());
+    EXPECT_EQ((std::vector<cl_int>(t.queries.begin(), t.queries.end())), read<cl_int>(q, 4));
+  }
+}
+
+// The SPIR-V module imports a function taking an image and a sampler, which
+// an OpenCL C object defines: the declaration must get the types the
+// definition has (target types on vulkan) for the two to link.
+TEST_P(IlProgramTest, ImageFunctionLinkedFromOpenCLC) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasImages())
+    GTEST_SKIP() << "the device has no images";
+  Program il = compiledIL(il_modules::il_image_import);
+  Program c = compiledSource("float4 polymux_doubled_texel(read_only image2d_t img, sampler_t s, int2 c) {\n"
+                             "  return 2.0f * read_imagef(img, s, c);\n"
+                             "}\n");
+  Program program = linked({il, c});
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "doubled_texels");
+  ASSERT_TRUE(k);
+
+  constexpr size_t width = 5;
+  std::vector<float> texels;
+  for (size_t x = 0; x < width; ++x)
+    texels.insert(texels.end(), {0.5f * x, -1.0f * x, 3.0f, 0.25f + x});
+  Mem img = floatImage(width, 1, texels);
+  ASSERT_TRUE(img);
+  cl_int err = CL_SUCCESS;
+  Holder<cl_sampler, clReleaseSampler> sampler(
+      clCreateSampler(context_, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err));
+  ASSERT_CL(err);
+  Mem out = buffer(CL_MEM_WRITE_ONLY, texels.size() * sizeof(float));
+  setArgs(k, static_cast<cl_mem>(img), static_cast<cl_sampler>(sampler), static_cast<cl_mem>(out));
+  ASSERT_CL(run(k, width));
+  std::vector<float> got = read<float>(out, texels.size());
+  for (size_t i = 0; i < texels.size(); ++i)
+    EXPECT_EQ(2.0f * texels[i], got[i]) << "at " << i;
+}
+
 TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";
   ASSERT_TRUE(hasExtension(device(), "cl_khr_spirv_linkonce_odr"));
-  cl_device_id dev = device();
-  cl_int err = CL_SUCCESS;
   // The module defining the function comes first and does not call it.
-  Program object = create(il_modules::il_linkonce_object, sizeof(il_modules::il_linkonce_object), &err);
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(object, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr))
-      << programBuildLog(object, dev);
-  Program main = create(il_modules::il_linkonce_main, sizeof(il_modules::il_linkonce_main), &err);
-  ASSERT_CL(err);
-  ASSERT_CL(clCompileProgram(main, 1, &dev, "", 0, nullptr, nullptr, nullptr, nullptr)) << programBuildLog(main, dev);
-  cl_program inputs[] = {object, main};
-  Program linked(clLinkProgram(context_, 1, &dev, "", 2, inputs, nullptr, nullptr, &err));
-  ASSERT_CL(err) << (linked ? programBuildLog(linked, dev) : "");
-  Kernel k = kernel(linked, "linked_call");
+  Program object = compiledIL(il_modules::il_linkonce_object);
+  Program main = compiledIL(il_modules::il_linkonce_main);
+  Program program = linked({object, main});
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "linked_call");
   ASSERT_TRUE(k);
   constexpr size_t n = 32;
   std::vector<cl_uint> data(n);

@@ -2,7 +2,8 @@
 // has both images and cl_khr_fp16): half texels read back bit for bit,
 // normalized texels read as the half nearest their value, half colours
 // written into half and normalized images, and a read_write image written
-// and read in one kernel. References come from half_reference.h.
+// and read in one kernel. References come from half_reference.h. It runs
+// on OpenCL C programs and, as Spirv/ImageHalfTest, on SPIR-V programs.
 #include "cl_test.h"
 #include "half_reference.h"
 
@@ -234,5 +235,6 @@ TEST_P(ImageHalfTest, ReadWriteImageReadsItsOwnHalfWrite) {
 }
 
 CLTEST_INSTANTIATE(ImageHalfTest);
+CLTEST_INSTANTIATE_SPIRV(ImageHalfTest);
 
 } // namespace

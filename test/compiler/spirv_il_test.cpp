@@ -20,7 +20,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -84,6 +86,25 @@ TEST(SpirBuiltinName, AtomicsAndNamedTypes) {
   auto wait = parseSpirBuiltinName("_Z17wait_group_eventsiP9ocl_event");
   ASSERT_TRUE(wait);
   EXPECT_EQ("__private event_t *", wait->params[1].spelling);
+}
+
+TEST(SpirBuiltinName, ImagesAndSamplers) {
+  auto read = parseSpirBuiltinName("_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i");
+  ASSERT_TRUE(read);
+  EXPECT_EQ((std::vector<std::string>{"read_only image2d_t", "sampler_t", "int2"}), spellings(*read));
+  EXPECT_TRUE(read->params[0].isHandle);
+  EXPECT_TRUE(read->params[1].isHandle);
+  EXPECT_FALSE(read->params[2].isHandle || read->params[0].isPointer);
+  auto write = parseSpirBuiltinName("_Z13write_imageui21ocl_image1d_buffer_rwiDv4_j");
+  ASSERT_TRUE(write);
+  EXPECT_EQ((std::vector<std::string>{"read_write image1d_buffer_t", "int", "uint4"}), spellings(*write));
+  auto query = parseSpirBuiltinName("_Z20get_image_array_size20ocl_image2d_array_wo");
+  ASSERT_TRUE(query);
+  EXPECT_EQ("write_only image2d_array_t", query->params[0].spelling);
+  EXPECT_EQ("read_only image3d_t", spirHandleSpelling("ocl_image3d_ro"));
+  EXPECT_FALSE(spirHandleSpelling("ocl_image2d")); // no access qualifier
+  EXPECT_FALSE(spirHandleSpelling("ocl_event"));
+  EXPECT_FALSE(parseSpirBuiltinName("_Z1fP11ocl_sampler")); // pointer to a sampler
 }
 
 TEST(SpirBuiltinName, RefusesWhatItCannotSpell) {
@@ -362,6 +383,115 @@ TEST(SpirvFrontend, LooksLikeTheSameKernelFromOpenCLC) {
       << metadataText(*il, "kernel_arg_type_qual");
   EXPECT_TRUE(il->hasFnAttribute(llvm::Attribute::Convergent));
   EXPECT_EQ(c->getFnAttribute("target-cpu").getValueAsString(), il->getFnAttribute("target-cpu").getValueAsString());
+}
+
+constexpr const char *kImageSource = R"(
+constant sampler_t kRepeat = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;
+__attribute__((noinline)) float4 fetch(read_only image2d_t im, sampler_t s, int2 c) { return read_imagef(im, s, c); }
+__kernel void images(read_only image2d_t im, sampler_t s, write_only image3d_t w, read_write image1d_buffer_t rw,
+                     read_only image2d_array_t a, __global float4 *out) {
+  int i = get_global_id(0);
+  out[i] = fetch(im, s, (int2)(i, 0)) + read_imagef(im, kRepeat, (float2)(0.5f, 0.25f)) +
+           (float)(get_image_width(w) + get_image_array_size(a) + get_image_channel_order(rw));
+  write_imagef(w, (int4)(i, 0, 0, 0), out[i]);
+  write_imageui(rw, i, read_imageui(rw, i) + (uint4)get_image_dim(a).x);
+}
+)";
+
+/// The image kernel from SPIR-V and from OpenCL C on `config`'s triple:
+/// the same kernel type (images and samplers as the front end types them)
+/// and the same builtins and argument metadata.
+void expectSameImageKernel(const FrontendConfig &config) {
+  std::vector<std::byte> spirv = spirvFor(kImageSource, "-cl-std=CL3.0");
+  ASSERT_FALSE(spirv.empty());
+  llvm::LLVMContext context;
+  std::string log;
+  auto fromIL = readSpirvProgram(context, spirv, config, log);
+  ASSERT_TRUE(static_cast<bool>(fromIL)) << llvm::toString(fromIL.takeError()) << "\n" << log;
+  auto parsed = parseBuildOptions("-cl-std=CL3.0", OptionsUse::Build);
+  ASSERT_TRUE(static_cast<bool>(parsed));
+  auto fromC = compileOpenCLC(context, kImageSource, *parsed, {}, config, log);
+  ASSERT_TRUE(static_cast<bool>(fromC)) << llvm::toString(fromC.takeError()) << "\n" << log;
+  const llvm::Function *c = (*fromC)->getFunction("images");
+  const llvm::Function *il = (*fromIL)->getFunction("images");
+  ASSERT_TRUE(c && il);
+  EXPECT_EQ(c->getFunctionType(), il->getFunctionType())
+      << "OpenCL C: " << test::printModule(**fromC) << "\nSPIR-V: " << test::printModule(**fromIL);
+  // The builtins both call are declared alike. (Clang's SPIR-V back end
+  // writes a few others: read_imageui as an OpImageRead that the translator
+  // reads as read_imagei, get_image_width of a 3D image as get_image_dim.)
+  std::set<std::string> both;
+  std::ranges::set_intersection(calledDeclarations(**fromC), calledDeclarations(**fromIL),
+                                std::inserter(both, both.end()));
+  for (const char *name :
+       {"_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i", "_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_f",
+        "_Z12write_imagef14ocl_image3d_woDv4_iDv4_f", "__translate_sampler_initializer"})
+    EXPECT_TRUE(both.count(name)) << name;
+  for (const std::string &name : both) {
+    const llvm::Function *declaredByC = (*fromC)->getFunction(name), *declaredByIL = (*fromIL)->getFunction(name);
+    EXPECT_EQ(declaredByC->getFunctionType(), declaredByIL->getFunctionType()) << name;
+    EXPECT_EQ(declaredByC->getCallingConv(), declaredByIL->getCallingConv()) << name;
+  }
+  for (const char *kind : {"kernel_arg_addr_space", "kernel_arg_access_qual"})
+    EXPECT_EQ(metadataText(*c, kind), metadataText(*il, kind)) << kind;
+  // The image and sampler arguments' types (the back end writes the last,
+  // a float4 *, as a char *).
+  for (unsigned i = 0; i < 5; ++i)
+    for (const char *kind : {"kernel_arg_type", "kernel_arg_base_type"})
+      EXPECT_EQ(llvm::cast<llvm::MDString>(c->getMetadata(kind)->getOperand(i))->getString(),
+                llvm::cast<llvm::MDString>(il->getMetadata(kind)->getOperand(i))->getString())
+          << kind << " " << i;
+  // The helper keeps taking the image and sampler, typed as the kernel's.
+  const llvm::Function *fetch = (*fromIL)->getFunction("fetch");
+  ASSERT_TRUE(fetch);
+  EXPECT_EQ(il->getFunctionType()->getParamType(0), fetch->getFunctionType()->getParamType(0));
+  EXPECT_EQ(il->getFunctionType()->getParamType(1), fetch->getFunctionType()->getParamType(1));
+}
+
+FrontendConfig withImages(FrontendConfig config) {
+  for (const char *feature :
+       {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes", "cl_khr_3d_image_writes"})
+    config.extensions.push_back(feature);
+  return config;
+}
+
+TEST(SpirvFrontend, ImagesLookLikeOpenCLCOnTheHostTriple) {
+  if (spirvVersionsRead().empty())
+    GTEST_SKIP() << "llvm-spirv-15 is not installed";
+  expectSameImageKernel(withImages(test::hostFrontendConfig()));
+}
+
+// On the SPIR-V triple Clang gives images and samplers target types
+// (target("spirv.Image", ...)), where the translator has pointers.
+TEST(SpirvFrontend, ImagesLookLikeOpenCLCOnTheSpirvTriple) {
+  if (spirvVersionsRead().empty())
+    GTEST_SKIP() << "llvm-spirv-15 is not installed";
+  FrontendConfig config = withImages({});
+  config.triple = "spirv64-unknown-unknown";
+  expectSameImageKernel(config);
+}
+
+TEST(SpirvFrontend, ImagesOnADeviceWithoutThemFailNamingThem) {
+  if (spirvVersionsRead().empty())
+    GTEST_SKIP() << "llvm-spirv-15 is not installed";
+  std::vector<std::byte> spirv = spirvFor(kImageSource, "-cl-std=CL3.0");
+  ASSERT_FALSE(spirv.empty());
+  llvm::LLVMContext context;
+  std::string log;
+  auto module = readSpirvProgram(context, spirv, test::hostFrontendConfig(), log);
+  ASSERT_FALSE(static_cast<bool>(module));
+  std::string error = llvm::toString(module.takeError());
+  EXPECT_NE(std::string::npos, error.find("uses images or samplers (")) << error;
+  EXPECT_NE(std::string::npos, error.find("which this device does not support")) << error;
+  // With images but without read-write images.
+  FrontendConfig config = test::hostFrontendConfig();
+  config.extensions.push_back("__opencl_c_images");
+  config.extensions.push_back("__opencl_c_3d_image_writes");
+  config.extensions.push_back("cl_khr_3d_image_writes");
+  module = readSpirvProgram(context, spirv, config, log);
+  ASSERT_FALSE(static_cast<bool>(module));
+  EXPECT_NE(std::string::npos,
+            llvm::toString(module.takeError()).find("uses read-write images (read_write image1d_buffer_t)"));
 }
 
 TEST(SpirvFrontend, TranslatorRejectionGoesToTheLog) {

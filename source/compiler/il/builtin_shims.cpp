@@ -23,8 +23,8 @@ std::string shimSource(const std::string &shimName, const SpirBuiltinName &built
     const SpirParam &param = builtin.params[i];
     std::string name = "a" + std::to_string(i);
     params += ", ";
-    if (param.isPointer) {
-      params += param.spelling + name;
+    if (param.isPointer || param.isHandle) {
+      params += param.spelling + (param.isHandle ? " " : "") + name;
       args += name;
     } else {
       params += "__private const " + param.spelling + " *" + name;
@@ -86,7 +86,8 @@ llvm::Error callThroughShims(llvm::Module &module, const ShimPlan &plan) {
       llvm::SmallVector<llvm::Value *, 6> args;
       args.push_back(result ? result : llvm::ConstantPointerNull::get(builder.getPtrTy(layout.getAllocaAddrSpace())));
       for (llvm::Value *arg : call->args()) {
-        if (arg->getType()->isPointerTy()) {
+        // Pointers, images and samplers as they are.
+        if (arg->getType()->isPointerTy() || llvm::isa<llvm::TargetExtType>(arg->getType())) {
           args.push_back(arg);
           continue;
         }

@@ -1,5 +1,7 @@
 #include "compiler/il/spir_builtin_name.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace compiler::il {
@@ -8,6 +10,7 @@ namespace {
 struct Type {
   std::string spelling;
   bool isPointer = false;
+  bool isHandle = false;
 };
 
 const char *addressSpaceName(unsigned space) {
@@ -45,7 +48,7 @@ public:
       auto type = parseType();
       if (!type)
         return std::nullopt;
-      result.params.push_back({type->spelling, type->isPointer});
+      result.params.push_back({type->spelling, type->isPointer, type->isHandle});
     }
     return result;
   }
@@ -171,6 +174,8 @@ private:
                                  .Case("memory_scope", "memory_scope")
                                  .Case("ocl_event", "event_t")
                                  .Default("");
+      if (std::optional<std::string> handle = spirHandleSpelling(*name))
+        return candidate({*handle, false, true});
       if (spelling.empty())
         return std::nullopt;
       return candidate({spelling});
@@ -200,7 +205,7 @@ private:
       qualified = true;
     }
     auto pointee = parseType();
-    if (!pointee || pointee->isPointer)
+    if (!pointee || pointee->isPointer || pointee->isHandle)
       return std::nullopt;
     if (qualified)
       candidate({qualifiers + pointee->spelling});
@@ -214,5 +219,22 @@ private:
 } // namespace
 
 std::optional<SpirBuiltinName> parseSpirBuiltinName(llvm::StringRef symbol) { return Parser(symbol).parse(); }
+
+std::optional<std::string> spirHandleSpelling(llvm::StringRef name) {
+  if (name == "ocl_sampler")
+    return std::string("sampler_t");
+  if (!name.consume_front("ocl_image"))
+    return std::nullopt;
+  const char *access = nullptr;
+  if (name.consume_back("_ro"))
+    access = "read_only";
+  else if (name.consume_back("_wo"))
+    access = "write_only";
+  else if (name.consume_back("_rw"))
+    access = "read_write";
+  if (!access || name.empty() || !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return std::nullopt;
+  return std::string(access) + " image" + name.str() + "_t";
+}
 
 } // namespace compiler::il

@@ -1,6 +1,7 @@
 #include "compiler/il/spirv_frontend.h"
 
 #include "compiler/il/builtin_shims.h"
+#include "compiler/il/image_handles.h"
 #include "compiler/il/retarget_spir_module.h"
 #include "compiler/il/spirv_translator.h"
 #include "mux/status.h"
@@ -110,6 +111,24 @@ bool hasFeature(const FrontendConfig &config, llvm::StringRef feature) {
   return llvm::is_contained(config.extensions, feature);
 }
 
+/// The image types the device lacks fail here rather than in the probes'
+/// compilation, whose log would not say why.
+llvm::Error checkImageSupport(const ImageHandles &handles, const FrontendConfig &config) {
+  auto unsupported = [](const std::string &what) {
+    return mux::makeError(mux::Status::Failure,
+                          "error: the SPIR-V module uses " + what + ", which this device does not support");
+  };
+  if (!handles.types.empty() && !hasFeature(config, "__opencl_c_images"))
+    return unsupported("images or samplers (" + handles.types.front() + ")");
+  for (const std::string &type : handles.types) {
+    if (llvm::StringRef(type).starts_with("read_write") && !hasFeature(config, "__opencl_c_read_write_images"))
+      return unsupported("read-write images (" + type + ")");
+    if (type == "write_only image3d_t" && !hasFeature(config, "__opencl_c_3d_image_writes"))
+      return unsupported("writes to 3D images (" + type + ")");
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::string spirvVersionsRead() {
@@ -139,6 +158,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext
   auto plan = planBuiltinShims(**spir);
   if (!plan)
     return plan.takeError();
+  auto handles = findImageHandles(**spir);
+  if (!handles)
+    return handles.takeError();
+  if (llvm::Error error = checkImageSupport(*handles, config))
+    return error;
+  plan->source += handles->probeSource;
 
   BuildOptions shimOptions;
   shimOptions.clStd = std::min(300u, config.maxClStd);
@@ -152,6 +177,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext
   if (!convention)
     return convention.takeError();
   llvm::AttributeSet targetAttributes = (*shims)->getFunction(kProbeFunction)->getAttributes().getFnAttrs();
+  if (llvm::Error error = giveHandlesTargetTypes(**spir, *handles, **shims, *convention))
+    return error;
 
   for (const BuiltinShim &shim : plan->shims)
     (*spir)->getFunction(shim.spirName)->setName(kSpirDeclarationPrefix + shim.spirName);

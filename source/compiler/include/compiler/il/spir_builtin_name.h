@@ -16,6 +16,9 @@ struct SpirParam {
   /// "__generic volatile atomic_int *".
   std::string spelling;
   bool isPointer = false;
+  /// An image or a sampler ("read_only image2d_t", "sampler_t"): a pointer
+  /// in SPIR, passed as it is.
+  bool isHandle = false;
 };
 
 struct SpirBuiltinName {
@@ -25,9 +28,14 @@ struct SpirBuiltinName {
 
 /// Parses `_Z<len><name><params>` for the types OpenCL builtins take:
 /// builtin scalars, vectors (Dv), pointers with SPIR address spaces (U3AS<n>)
-/// and CV qualifiers, _Atomic, memory_order/memory_scope, event_t, and
-/// substitutions. Anything else (images, samplers, structs, pointers to
+/// and CV qualifiers, _Atomic, memory_order/memory_scope, event_t, images
+/// and samplers, and substitutions. Anything else (structs, pointers to
 /// pointers) gives std::nullopt.
 std::optional<SpirBuiltinName> parseSpirBuiltinName(llvm::StringRef symbol);
+
+/// The OpenCL C spelling of an image or sampler type from its SPIR name:
+/// "ocl_image2d_ro" is "read_only image2d_t", "ocl_sampler" "sampler_t";
+/// std::nullopt for other names.
+std::optional<std::string> spirHandleSpelling(llvm::StringRef name);
 
 } // namespace compiler::il
