@@ -3,6 +3,7 @@
 // time) run against results computed here, and the error paths. Devices
 // that read no IL must say so consistently and refuse IL programs.
 #include "cl_test.h"
+#include "half_reference.h"
 #include "il_modules.h"
 
 #include <unistd.h>
@@ -305,6 +306,41 @@ TEST_P(IlProgramTest, BuiltinsWithPointerArguments) {
     EXPECT_NEAR(std::sin(in[i]), out[5 * i + 2], 1e-5f) << "sincos(" << in[i] << ")";
     EXPECT_NEAR(std::cos(in[i]), out[5 * i + 3], 1e-5f) << "sincos(" << in[i] << ") cosine";
     EXPECT_EQ(in[i], out[5 * i + 4]) << "modf(" << in[i] << ") parts";
+  }
+}
+
+// The translator gives conversions from half as calls of convert_*(half),
+// which reach the builtins library through shims that take their argument
+// by pointer: OpenCL C loads a half through a pointer only with cl_khr_fp16
+// enabled (the CTS's decorate_saturated_conversion_half_to_char failed to
+// build for want of it).
+TEST_P(IlProgramTest, ConversionsFromHalf) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasExtension(device(), "cl_khr_fp16"))
+    GTEST_SKIP() << "no cl_khr_fp16";
+  Program program = buildIL(il_modules::il_half);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "half_conversions");
+  ASSERT_TRUE(k);
+  // 2.75, -2.75, 1000.5, -1000.5, -0.25, 100.0, NaN, +inf, -inf.
+  const std::vector<cl_half> in = {0x4180, 0xc180, 0x63d1, 0xe3d1, 0xb400, 0x5640, 0x7e00, 0x7c00, 0xfc00};
+  const size_t n = in.size();
+  Mem min = input(in), msat = buffer(CL_MEM_WRITE_ONLY, n), mrtz = buffer(CL_MEM_WRITE_ONLY, 2 * n),
+      mrtp = buffer(CL_MEM_WRITE_ONLY, 2 * n);
+  setArgs(k, min.get(), msat.get(), mrtz.get(), mrtp.get());
+  ASSERT_CL(run(k, n));
+  std::vector<cl_char> saturated = read<cl_char>(msat, n);
+  std::vector<cl_short> towardZero = read<cl_short>(mrtz, n), up = read<cl_short>(mrtp, n);
+  for (size_t i = 0; i < n; ++i) {
+    const double x = half_ref::toDouble(in[i]);
+    const double clamped = std::isnan(x) ? 0.0 : std::clamp(std::trunc(x), -128.0, 127.0);
+    EXPECT_EQ(static_cast<int>(clamped), saturated[i]) << "convert_char_sat(" << x << ")";
+    // The others are defined for values a short holds only.
+    if (std::isfinite(x)) {
+      EXPECT_EQ(static_cast<int>(std::trunc(x)), towardZero[i]) << "convert_short_rtz(" << x << ")";
+      EXPECT_EQ(static_cast<int>(std::ceil(x)), up[i]) << "convert_short_rtp(" << x << ")";
+    }
   }
 }
 
