@@ -3,6 +3,7 @@
 // time) run against results computed here, and the error paths. Devices
 // that read no IL must say so consistently and refuse IL programs.
 #include "cl_test.h"
+#include "half_reference.h"
 #include "il_modules.h"
 
 #include <unistd.h>
@@ -506,6 +507,35 @@ TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
   std::vector<cl_uint> out = read<cl_uint>(m, n);
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(1000u - data[i], out[i]) << "at " << i;
+}
+
+TEST_P(IlProgramTest, HalfConversionsThroughBuiltins) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasExtension(device(), "cl_khr_fp16"))
+    GTEST_SKIP() << "no cl_khr_fp16";
+  Program program = buildIL(il_modules::il_half_conversions);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "half_conversions");
+  ASSERT_TRUE(k);
+  const double values[] = {NAN,   INFINITY, -INFINITY, 0.0,    -0.75, 0.5,    1.5,     2.5,      -2.5,   3.5,
+                           127.5, 128.0,    -128.5,    -129.0, 200.0, -200.0, 1000.25, -32768.0, 32752.0};
+  std::vector<cl_ushort> in;
+  for (double v : values)
+    in.push_back(half_ref::fromDouble(v));
+  const size_t n = in.size();
+  Mem min = input(in), saturated = buffer(CL_MEM_WRITE_ONLY, n), nearest = buffer(CL_MEM_WRITE_ONLY, 2 * n);
+  setArgs(k, min.get(), saturated.get(), nearest.get());
+  ASSERT_CL(run(k, n));
+  std::vector<cl_char> gotSaturated = read<cl_char>(saturated, n);
+  std::vector<cl_short> gotNearest = read<cl_short>(nearest, n);
+  for (size_t i = 0; i < n; ++i) {
+    double x = half_ref::toDouble(in[i]);
+    int expected = std::isnan(x) ? 0 : int(std::clamp(std::trunc(x), -128.0, 127.0));
+    EXPECT_EQ(expected, int(gotSaturated[i])) << "convert_char_sat(" << x << ")";
+    if (std::isfinite(x)) // out of range is undefined without _sat
+      EXPECT_EQ(int(std::nearbyint(x)), int(gotNearest[i])) << "convert_short_rte(" << x << ")";
+  }
 }
 
 // The structs of il_structs.spvasm as the device lays them out.
