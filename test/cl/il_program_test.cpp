@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <numeric>
@@ -306,41 +307,6 @@ TEST_P(IlProgramTest, BuiltinsWithPointerArguments) {
     EXPECT_NEAR(std::sin(in[i]), out[5 * i + 2], 1e-5f) << "sincos(" << in[i] << ")";
     EXPECT_NEAR(std::cos(in[i]), out[5 * i + 3], 1e-5f) << "sincos(" << in[i] << ") cosine";
     EXPECT_EQ(in[i], out[5 * i + 4]) << "modf(" << in[i] << ") parts";
-  }
-}
-
-// The translator gives conversions from half as calls of convert_*(half),
-// which reach the builtins library through shims that take their argument
-// by pointer: OpenCL C loads a half through a pointer only with cl_khr_fp16
-// enabled (the CTS's decorate_saturated_conversion_half_to_char failed to
-// build for want of it).
-TEST_P(IlProgramTest, ConversionsFromHalf) {
-  if (!readsIL())
-    GTEST_SKIP() << "the device reads no SPIR-V";
-  if (!hasExtension(device(), "cl_khr_fp16"))
-    GTEST_SKIP() << "no cl_khr_fp16";
-  Program program = buildIL(il_modules::il_half);
-  ASSERT_TRUE(program);
-  Kernel k = kernel(program, "half_conversions");
-  ASSERT_TRUE(k);
-  // 2.75, -2.75, 1000.5, -1000.5, -0.25, 100.0, NaN, +inf, -inf.
-  const std::vector<cl_half> in = {0x4180, 0xc180, 0x63d1, 0xe3d1, 0xb400, 0x5640, 0x7e00, 0x7c00, 0xfc00};
-  const size_t n = in.size();
-  Mem min = input(in), msat = buffer(CL_MEM_WRITE_ONLY, n), mrtz = buffer(CL_MEM_WRITE_ONLY, 2 * n),
-      mrtp = buffer(CL_MEM_WRITE_ONLY, 2 * n);
-  setArgs(k, min.get(), msat.get(), mrtz.get(), mrtp.get());
-  ASSERT_CL(run(k, n));
-  std::vector<cl_char> saturated = read<cl_char>(msat, n);
-  std::vector<cl_short> towardZero = read<cl_short>(mrtz, n), up = read<cl_short>(mrtp, n);
-  for (size_t i = 0; i < n; ++i) {
-    const double x = half_ref::toDouble(in[i]);
-    const double clamped = std::isnan(x) ? 0.0 : std::clamp(std::trunc(x), -128.0, 127.0);
-    EXPECT_EQ(static_cast<int>(clamped), saturated[i]) << "convert_char_sat(" << x << ")";
-    // The others are defined for values a short holds only.
-    if (std::isfinite(x)) {
-      EXPECT_EQ(static_cast<int>(std::trunc(x)), towardZero[i]) << "convert_short_rtz(" << x << ")";
-      EXPECT_EQ(static_cast<int>(std::ceil(x)), up[i]) << "convert_short_rtp(" << x << ")";
-    }
   }
 }
 
@@ -740,6 +706,144 @@ TEST_P(IlProgramTest, LinkOnceOdrDefinitionLinksIntoALaterModule) {
   std::vector<cl_uint> out = read<cl_uint>(m, n);
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(1000u - data[i], out[i]) << "at " << i;
+}
+
+TEST_P(IlProgramTest, HalfConversionsThroughBuiltins) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  if (!hasExtension(device(), "cl_khr_fp16"))
+    GTEST_SKIP() << "no cl_khr_fp16";
+  Program program = buildIL(il_modules::il_half_conversions);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "half_conversions");
+  ASSERT_TRUE(k);
+  const double values[] = {NAN,   INFINITY, -INFINITY, 0.0,    -0.75, 0.5,    1.5,     2.5,      -2.5,   3.5,
+                           127.5, 128.0,    -128.5,    -129.0, 200.0, -200.0, 1000.25, -32768.0, 32752.0};
+  std::vector<cl_ushort> in;
+  for (double v : values)
+    in.push_back(half_ref::fromDouble(v));
+  const size_t n = in.size();
+  Mem min = input(in), saturated = buffer(CL_MEM_WRITE_ONLY, n), nearest = buffer(CL_MEM_WRITE_ONLY, 2 * n);
+  setArgs(k, min.get(), saturated.get(), nearest.get());
+  ASSERT_CL(run(k, n));
+  std::vector<cl_char> gotSaturated = read<cl_char>(saturated, n);
+  std::vector<cl_short> gotNearest = read<cl_short>(nearest, n);
+  for (size_t i = 0; i < n; ++i) {
+    double x = half_ref::toDouble(in[i]);
+    int expected = std::isnan(x) ? 0 : int(std::clamp(std::trunc(x), -128.0, 127.0));
+    EXPECT_EQ(expected, int(gotSaturated[i])) << "convert_char_sat(" << x << ")";
+    if (std::isfinite(x)) // out of range is undefined without _sat
+      EXPECT_EQ(int(std::nearbyint(x)), int(gotNearest[i])) << "convert_short_rte(" << x << ")";
+  }
+}
+
+// The structs of il_structs.spvasm as the device lays them out.
+struct IlInner {
+  cl_uint i;
+  cl_uchar c;
+};
+struct IlOuter {
+  alignas(8) cl_uint v[2];
+  IlInner inner;
+};
+struct IlMixed {
+  cl_uchar c;
+  cl_ushort s[3];
+  cl_uint u;
+  cl_ulong l;
+};
+static_assert(sizeof(IlInner) == 8 && sizeof(IlOuter) == 16 && offsetof(IlOuter, inner) == 8);
+static_assert(sizeof(IlMixed) == 24 && offsetof(IlMixed, s) == 2 && offsetof(IlMixed, u) == 8 &&
+              offsetof(IlMixed, l) == 16);
+
+void expectOuter(const IlOuter &expected, const IlOuter &got, const std::string &where) {
+  EXPECT_EQ(expected.v[0], got.v[0]) << where << " v.x";
+  EXPECT_EQ(expected.v[1], got.v[1]) << where << " v.y";
+  EXPECT_EQ(expected.inner.i, got.inner.i) << where << " inner.i";
+  EXPECT_EQ(int(expected.inner.c), int(got.inner.c)) << where << " inner.c";
+}
+
+TEST_P(IlProgramTest, StructsMixingMemberSizesAreCopied) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_structs);
+  ASSERT_TRUE(program);
+  constexpr size_t n = 37;
+  std::vector<IlOuter> outers(n);
+  std::vector<IlMixed> mixed(n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_uint x = cl_uint(i) * 2654435761u;
+    outers[i] = {{x, ~x}, {x ^ 0x5a5a5a5au, cl_uchar(255 - i)}};
+    mixed[i] = {cl_uchar(i + 128),
+                {cl_ushort(40000 + i), cl_ushort(i), cl_ushort(65535 - i)},
+                x,
+                (cl_ulong(x) << 32) | (x + 1)};
+  }
+  Mem inOuters = input(outers), inMixed = input(mixed);
+  std::vector<unsigned char> fill(n * sizeof(IlMixed), 0xa5);
+  Mem outOuters = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(IlOuter), fill.data());
+  Mem outMixed = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(IlMixed), fill.data());
+  Kernel copyStructs = kernel(program, "copy_structs"), copyMixed = kernel(program, "copy_mixed");
+  ASSERT_TRUE(copyStructs && copyMixed);
+  setArgs(copyStructs, outOuters.get(), inOuters.get());
+  setArgs(copyMixed, outMixed.get(), inMixed.get());
+  ASSERT_CL(run(copyStructs, n));
+  ASSERT_CL(run(copyMixed, n));
+  std::vector<IlOuter> gotOuters = read<IlOuter>(outOuters, n);
+  std::vector<IlMixed> gotMixed = read<IlMixed>(outMixed, n);
+  for (size_t i = 0; i < n; ++i) {
+    std::string where = "element " + std::to_string(i);
+    expectOuter(outers[i], gotOuters[i], where);
+    EXPECT_EQ(int(mixed[i].c), int(gotMixed[i].c)) << where << " c";
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(mixed[i].s[j], gotMixed[i].s[j]) << where << " s[" << j << "]";
+    EXPECT_EQ(mixed[i].u, gotMixed[i].u) << where << " u";
+    EXPECT_EQ(mixed[i].l, gotMixed[i].l) << where << " l";
+  }
+}
+
+TEST_P(IlProgramTest, StructsBuiltChangedAndChosenAreStored) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_structs);
+  ASSERT_TRUE(program);
+  constexpr size_t n = 29;
+  std::vector<unsigned char> fill(3 * n * sizeof(IlOuter), 0xa5);
+  Mem built = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 3 * n * sizeof(IlOuter), fill.data());
+  std::vector<IlInner> data(n), choices(n);
+  std::vector<cl_uint> choose(n);
+  for (size_t i = 0; i < n; ++i) {
+    data[i] = {cl_uint(i) * 1000003u + 7u, cl_uchar(i * 9)};
+    choices[i] = {cl_uint(i) + 0x80000000u, cl_uchar(200 + i)};
+    choose[i] = cl_uint(i % 3 != 1);
+  }
+  Mem changed = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(IlInner), data.data());
+  Mem in = input(choices), flags = input(choose);
+  Mem chosen = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(IlInner), fill.data());
+  Kernel construct = kernel(program, "construct_structs"), change = kernel(program, "change_members"),
+         pick = kernel(program, "choose_structs");
+  ASSERT_TRUE(construct && change && pick);
+  setArgs(construct, built.get());
+  setArgs(change, changed.get());
+  setArgs(pick, chosen.get(), in.get(), flags.get());
+  ASSERT_CL(run(construct, n));
+  ASSERT_CL(run(change, n));
+  ASSERT_CL(run(pick, n));
+  std::vector<IlOuter> gotBuilt = read<IlOuter>(built, 3 * n);
+  std::vector<IlInner> gotChanged = read<IlInner>(changed, n), gotChosen = read<IlInner>(chosen, n);
+  const IlOuter constant{{2100480000u, 7u}, {2100483600u, 128}};
+  for (size_t i = 0; i < n; ++i) {
+    std::string where = "work-item " + std::to_string(i);
+    cl_uint x = cl_uint(i);
+    expectOuter({{x, ~x}, {3 * x, cl_uchar(i + 200)}}, gotBuilt[3 * i], where + " constructed");
+    expectOuter(constant, gotBuilt[3 * i + 1], where + " composite of constants");
+    expectOuter(constant, gotBuilt[3 * i + 2], where + " copied constant");
+    EXPECT_EQ(data[i].i * 2, gotChanged[i].i) << where;
+    EXPECT_EQ(int(cl_uchar(data[i].c + 1)), int(gotChanged[i].c)) << where;
+    IlInner expected = choose[i] ? choices[i] : IlInner{77, 250};
+    EXPECT_EQ(expected.i, gotChosen[i].i) << where << " chosen";
+    EXPECT_EQ(int(expected.c), int(gotChosen[i].c)) << where << " chosen";
+  }
 }
 
 CLTEST_INSTANTIATE(IlProgramTest);

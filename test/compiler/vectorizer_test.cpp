@@ -443,6 +443,31 @@ CHECK: call void @__polymux_work_item_k(
   EXPECT_TRUE(result.empty()) << result;
 }
 
+TEST(Vectorizer, ChosenWidthsArePowersOfTwo) {
+  // A float3 is 96 bits: a 512-bit register holds five, but the entry rounds
+  // the local size down to a multiple of the width with a mask (five lanes
+  // ran past the end of the group and wrote past its buffers).
+  std::string result = checkVectorized(R"(
+__kernel void k(__global const float *in, __global float *out, float s) {
+  size_t i = get_global_id(0);
+  float3 x = (float3)(in[3 * i], in[3 * i + 1], in[3 * i + 2]) * s;
+  out[3 * i] = x.x;
+  out[3 * i + 1] = x.y;
+  out[3 * i + 2] = x.z;
+}
+)",
+                                       R"(
+CHECK-NOT: @__polymux_work_item_k.v5
+CHECK-LABEL: define {{.*}}void @__polymux_entry_k(
+CHECK: [[END:%.*]] = and i64 %local.size{{[0-9]*}}, -4
+CHECK: icmp ult i64 %wi.x.lanes, [[END]]
+CHECK: call void @__polymux_work_item_k.v4(
+CHECK: add nuw i64 %wi.x.lanes, 4
+)",
+                                       /*wrap=*/true, /*vectorBits=*/512);
+  EXPECT_TRUE(result.empty()) << result;
+}
+
 TEST(Vectorizer, ShortStraightVectorFormsRunSeveralBlocksPerIteration) {
   std::string result = checkVectorized(R"(
 __kernel void triad(__global float *a, __global const float *b, __global const float *c, float s) {

@@ -6,14 +6,12 @@
 #include "passes/vulkan_passes.h"
 
 #include "compiler/abi/vulkan_kernel_abi.h"
-#include "parse_ir.h"
+#include "ir_pass_support.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -25,28 +23,9 @@ namespace {
 
 namespace abi = compiler::abi::vulkan;
 
-struct Guarded {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-  std::string text;
+using Guarded = PassedIr;
 
-  llvm::Function &kernel() { return *module->getFunction("k"); }
-};
-
-Guarded guard(const char *ir) {
-  Guarded result;
-  result.module = polymux::test::parseIrOrFail(ir, *result.context);
-  if (!result.module)
-    return result;
-  llvm::ModuleAnalysisManager analyses;
-  GuardBufferAccessesPass().run(*result.module, analyses);
-  std::string problems;
-  llvm::raw_string_ostream problemStream(problems);
-  EXPECT_FALSE(llvm::verifyModule(*result.module, &problemStream)) << problems;
-  llvm::raw_string_ostream stream(result.text);
-  result.module->print(stream, nullptr);
-  return result;
-}
+Guarded guard(const char *ir) { return runPassOnIr(GuardBufferAccessesPass(), ir); }
 
 bool calls(const llvm::Value *value, llvm::StringRef function) {
   auto *call = llvm::dyn_cast<llvm::CallInst>(value);

@@ -10,7 +10,16 @@
 namespace compiler::il {
 namespace {
 
+// The shims pass half and double values (a SPIR-V module's Float16 and
+// Float64), which OpenCL C lets through pointers only with the extensions
+// enabled; a device without them has no such module.
 constexpr const char *kProbeSource =
+    "#ifdef cl_khr_fp16\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#endif\n"
+    "#ifdef cl_khr_fp64\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#endif\n"
     "void __pmx_il_probe(__private char *p, __global char *g, __constant char *c, __local char *l\n"
     "#ifdef __opencl_c_generic_address_space\n"
     "                    , __generic char *q\n"

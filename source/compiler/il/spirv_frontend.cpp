@@ -167,10 +167,6 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirvProgram(llvm::LLVMContext
 
   BuildOptions shimOptions;
   shimOptions.clStd = std::min(300u, config.maxClStd);
-  // A shim loads its arguments through pointers, which for half needs the
-  // pragma in OpenCL C (a SPIR-V module has no such restriction).
-  if (hasFeature(config, "cl_khr_fp16"))
-    plan->source.insert(0, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
   std::string shimLog;
   auto shims = compileOpenCLC(context, plan->source, shimOptions, {}, config, shimLog);
   if (!shims) {

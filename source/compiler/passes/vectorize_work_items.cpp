@@ -297,7 +297,10 @@ VectorForm widenCopy(llvm::Function *input, unsigned laneIdArgument, unsigned wi
     unsigned widestBits = widestVaryingFloatBits(*input, uniformity);
     if (chosenWidth) {
       // (A float16 on 256-bit registers: two work-items per four registers.)
-      width = std::min(vectorBits * registersPerValue(*input, uniformity) / widestBits, maxWidth);
+      // A power of two: the entry rounds the local size down to a multiple
+      // of the width with a mask (a float3's 96 bits made five lanes of a
+      // 512-bit register, which ran past the end of the work-group).
+      width = llvm::bit_floor(std::min(vectorBits * registersPerValue(*input, uniformity) / widestBits, maxWidth));
       if (width < 2 || laneId->use_empty())
         return WidenedWorkItem{};
     } else if (widestBits * width > vectorBits * kInterleavedRegisters) {

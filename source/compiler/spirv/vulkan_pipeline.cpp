@@ -77,6 +77,9 @@ llvm::Error prepareForVulkan(llvm::Module &module, const VulkanTargetConfig &con
     functionPasses.addPass(llvm::ExpandReductionsPass());
     passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functionPasses)));
   }
+  // Whole structs (SPIR-V programs store them) as their members, before
+  // scalarisation splits the vector members.
+  passes.addPass(SplitAggregateAccessesPass());
   passes.addPass(ExpandOddReductionsPass());
   passes.addPass(LowerMaskBitcastsPass());
   passes.addPass(ExpandVectorIntegerBitcastsPass());

@@ -68,6 +68,13 @@ struct ExpandVectorIntegerBitcastsPass : llvm::PassInfoMixin<ExpandVectorInteger
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
 };
 
+/// Loads and stores of structs and arrays as accesses of their scalar and
+/// vector members at their DataLayout offsets, the extractvalues of what
+/// they loaded or stored folded (split_aggregate_accesses.cpp).
+struct SplitAggregateAccessesPass : llvm::PassInfoMixin<SplitAggregateAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &);
+};
+
 /// Volatile vector loads and stores as volatile element accesses
 /// (split_volatile_vectors.cpp).
 struct SplitVolatileVectorsPass : llvm::PassInfoMixin<SplitVolatileVectorsPass> {
