@@ -58,20 +58,24 @@ float channel(const Format &format, uint32_t r, unsigned c) {
   return static_cast<float>((r >> c) & 1);
 }
 
+/// The image's bytes: each of the 61 residues' texel made once, then copied
+/// (a GPU's image has 2^28 texels).
 std::vector<unsigned char> texels(const Format &format, size_t width, size_t height) {
-  std::vector<unsigned char> data(width * height * format.texelBytes);
+  const size_t size = format.texelBytes;
+  std::vector<unsigned char> byResidue(kPeriod * size);
+  for (uint32_t r = 0; r < kPeriod; ++r)
+    for (unsigned c = 0; c < 4; ++c) {
+      const float value = channel(format, r, c);
+      if (format.format.image_channel_data_type == CL_FLOAT)
+        std::memcpy(&byResidue[r * size + c * sizeof(float)], &value, sizeof value);
+      else
+        byResidue[r * size + c] = value != 0 ? 255 : 0;
+    }
+  std::vector<unsigned char> data(width * height * size);
   unsigned char *texel = data.data();
   for (size_t y = 0; y < height; ++y)
-    for (size_t x = 0, r = y * 7 % kPeriod; x < width; ++x, r = r + 1 == kPeriod ? 0 : r + 1) {
-      for (unsigned c = 0; c < 4; ++c) {
-        const float value = channel(format, static_cast<uint32_t>(r), c);
-        if (format.format.image_channel_data_type == CL_FLOAT)
-          std::memcpy(texel + c * sizeof(float), &value, sizeof value);
-        else
-          texel[c] = value != 0 ? 255 : 0;
-      }
-      texel += format.texelBytes;
-    }
+    for (size_t x = 0, r = y * 7 % kPeriod; x < width; ++x, r = r + 1 == kPeriod ? 0 : r + 1, texel += size)
+      std::memcpy(texel, &byResidue[r * size], size);
   return data;
 }
 

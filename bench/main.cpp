@@ -22,7 +22,7 @@
 // Timings never fail the run; the exit status is non-zero only when a
 // workload's result was wrong or an OpenCL call failed. Simulated devices
 // (cl_polymux_instruction_counters) run the --quick sizes. The throughput
-// workloads (global bandwidth, peak compute, SGEMM) size themselves per
+// workloads (global bandwidth, image reads, peak compute, SGEMM) size themselves per
 // device from its kind and CL_DEVICE_MAX_MEM_ALLOC_SIZE, large enough to fill
 // an H100 on a GPU, small on CPUs and simulators, and print the sizes they
 // chose to stderr.
