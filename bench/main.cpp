@@ -306,22 +306,23 @@ int main(int argc, char **argv) {
   if (simulatorRatesOnly)
     return printSimulatorRates(platforms);
 
-  std::vector<std::string> labels;
+  // Which rows run, and whether one of them is a fraction of the machine's
+  // limits (a placeholder stands for the limits not measured yet).
+  const bench::MachineLimits placeholder;
+  const std::vector<Row> allRows = tableRows(&placeholder);
+  size_t chosenRows = 0;
   bool limitsNeeded = false;
-  {
-    const bench::MachineLimits placeholder;
-    for (const Row &row : tableRows(&placeholder))
-      if (chosen(row.label)) {
-        labels.push_back(row.label);
-        limitsNeeded |= row.limit != nullptr;
-      }
-  }
-  if (labels.empty()) {
+  for (const Row &row : allRows)
+    if (chosen(row.label)) {
+      ++chosenRows;
+      limitsNeeded |= row.limit != nullptr;
+    }
+  if (chosenRows == 0) {
     std::fprintf(stderr, "polymux-bench: no row's label contains \"%s\"\n", chosen.only.c_str());
     return 2;
   }
   if (!chosen.only.empty())
-    std::printf("only the %zu rows whose label contains \"%s\"\n", labels.size(), chosen.only.c_str());
+    std::printf("--only \"%s\": %zu of the %zu rows\n", chosen.only.c_str(), chosenRows, allRows.size());
 
   std::printf("sizes: %zu launches, %zu MiB transfers, triad 3 x %zu MiB, math %zu elements\n", sizes.latencyRuns,
               sizes.transferBytes >> 20, (sizes.triadElements * sizeof(float)) >> 20, sizes.mathElements);
