@@ -459,6 +459,57 @@ kernel void wu(write_only image3d_t img, global const uint4 *colors) {
   }
 }
 
+// Every value of the four normalized channel types read with read_imagef:
+// within 1.5 ulp of the quotient and exactly +-1.0 and 0.0 at the ends, as
+// §8.3.1.1 asks (the ends were 1 ulp short on a GPU whose division is
+// inexact).
+TEST_P(ImageKernelTest, NormalizedReadsAreExactAtTheEnds) {
+  const char *source = R"CLC(
+kernel void r(read_only image2d_t img, global float *out) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * get_image_width(img) + x] = read_imagef(img, (int2)(x, y)).x;
+}
+)CLC";
+  Program program = build(source);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "r");
+  struct Case {
+    cl_channel_type type;
+    int lowest, highest, divisor;
+    size_t bytes;
+  };
+  for (Case c : {Case{CL_UNORM_INT8, 0, 255, 255, 1}, Case{CL_UNORM_INT16, 0, 65535, 65535, 2},
+                 Case{CL_SNORM_INT8, -128, 127, 127, 1}, Case{CL_SNORM_INT16, -32768, 32767, 32767, 2}}) {
+    const size_t count = static_cast<size_t>(c.highest - c.lowest + 1);
+    const size_t width = 256, height = count / width;
+    std::vector<unsigned char> texels(count * c.bytes);
+    for (size_t i = 0; i < count; ++i) {
+      const int value = c.lowest + static_cast<int>(i);
+      std::memcpy(&texels[i * c.bytes], &value, c.bytes); // little-endian low bytes
+    }
+    Mem img = image(CL_MEM_READ_ONLY, {CL_R, c.type}, CL_MEM_OBJECT_IMAGE2D, {width, height, 0});
+    write(img, {width, height, 1}, texels.data());
+    Mem out = buffer(CL_MEM_WRITE_ONLY, count * sizeof(float));
+    setArgs(k, static_cast<cl_mem>(img), static_cast<cl_mem>(out));
+    const size_t global[2] = {width, height};
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+    std::vector<float> got = read<float>(out, count);
+    for (size_t i = 0; i < count; ++i) {
+      const int value = c.lowest + static_cast<int>(i);
+      const double exact = std::max(static_cast<double>(value) / c.divisor, -1.0);
+      if (value == 0 || std::fabs(exact) == 1.0) {
+        ASSERT_EQ(static_cast<float>(exact), got[i])
+            << "channel type 0x" << std::hex << c.type << std::dec << ", value " << value;
+        continue;
+      }
+      const float rounded = static_cast<float>(exact);
+      const double ulp = std::nextafter(std::fabs(rounded), INFINITY) - std::fabs(rounded);
+      ASSERT_LE(std::fabs(got[i] - exact), 1.5 * ulp)
+          << "channel type 0x" << std::hex << c.type << std::dec << ", value " << value << ": " << got[i];
+    }
+  }
+}
+
 TEST_P(ImageKernelTest, ReadWriteImage) {
   if (deviceInfo<cl_uint>(device(), CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) == 0)
     GTEST_SKIP() << "no read_write images";
