@@ -310,6 +310,25 @@ TEST_P(IlProgramTest, BuiltinsWithPointerArguments) {
   }
 }
 
+// Clang's SPIR-V at -O0: every function and every call is DontInline, and
+// the kernel calls its body, where the work-item builtins are. On the CPU
+// targets those calls stayed calls and get_global_id stayed unresolved.
+TEST_P(IlProgramTest, UnoptimisedModulesFromClang) {
+  if (!readsIL())
+    GTEST_SKIP() << "the device reads no SPIR-V";
+  Program program = buildIL(il_modules::il_unoptimised_O0);
+  ASSERT_TRUE(program);
+  Kernel k = kernel(program, "unoptimised");
+  ASSERT_TRUE(k);
+  const size_t n = 64, local = 16;
+  Mem out = buffer(CL_MEM_WRITE_ONLY, n * sizeof(float));
+  setArgs(k, out.get(), 0.5f);
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, &local, 0, nullptr, nullptr));
+  std::vector<float> got = read<float>(out, n);
+  for (size_t i = 0; i < n; ++i)
+    EXPECT_EQ(2.0f * i + 0.5f + (i % local) * 1000.0f, got[i]) << "work-item " << i;
+}
+
 TEST_P(IlProgramTest, WideVectorsAndHelperFunctions) {
   if (!readsIL())
     GTEST_SKIP() << "the device reads no SPIR-V";

@@ -8,6 +8,9 @@
 #include "compiler/kernel_metadata.h"
 #include "compiler/passes.h"
 
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
 namespace compiler {
 
 llvm::PreservedAnalyses PrepareInliningPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
@@ -25,6 +28,19 @@ llvm::PreservedAnalyses PrepareInliningPass::run(llvm::Module &module, llvm::Mod
       continue;
     function.addFnAttr(llvm::Attribute::AlwaysInline);
   }
+  // Call sites may say noinline too, which the always-inliner obeys: SPIR-V's
+  // DontInline, as llvm-spirv translates it, marks the calls as well as the
+  // function (Clang's SPIR-V at -O0 calls each kernel's body that way, and
+  // the work-item builtins in it resolve only once it is inlined).
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+        if (llvm::Function *callee = call->getCalledFunction(); callee &&
+                                                                callee->hasFnAttribute(llvm::Attribute::AlwaysInline) &&
+                                                                call->hasFnAttr(llvm::Attribute::NoInline)) {
+          call->removeFnAttr(llvm::Attribute::NoInline);
+          changed = true;
+        }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
