@@ -33,14 +33,15 @@ llvm::PreservedAnalyses PrepareInliningPass::run(llvm::Module &module, llvm::Mod
   // function (Clang's SPIR-V at -O0 calls each kernel's body that way, and
   // the work-item builtins in it resolve only once it is inlined).
   for (llvm::Function &function : module)
-    for (llvm::Instruction &instruction : llvm::instructions(function))
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
-        if (llvm::Function *callee = call->getCalledFunction(); callee &&
-                                                                callee->hasFnAttribute(llvm::Attribute::AlwaysInline) &&
-                                                                call->hasFnAttr(llvm::Attribute::NoInline)) {
-          call->removeFnAttr(llvm::Attribute::NoInline);
-          changed = true;
-        }
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+      if (callee && callee->hasFnAttribute(llvm::Attribute::AlwaysInline) &&
+          call->hasFnAttr(llvm::Attribute::NoInline)) {
+        call->removeFnAttr(llvm::Attribute::NoInline);
+        changed = true;
+      }
+    }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
