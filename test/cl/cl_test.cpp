@@ -7,10 +7,31 @@
 #include <cstring>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include <unistd.h>
 
 namespace cltest {
+
+namespace {
+
+/// `program` (made by `creator`, which returned `created`) built for `dev`;
+/// an empty Program and a test failure naming the step if either failed.
+Program builtFor(cl_device_id dev, Program program, cl_int created, const char *creator, const char *building,
+                 const char *options) {
+  if (created != CL_SUCCESS) {
+    ADD_FAILURE() << creator << ": " << errorName(created);
+    return {};
+  }
+  cl_int err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    ADD_FAILURE() << building << "(\"" << options << "\"): " << errorName(err) << "\n" << programBuildLog(program, dev);
+    return {};
+  }
+  return program;
+}
+
+} // namespace
 
 std::string deviceParamName(const testing::TestParamInfo<cl_device_id> &info) {
   // The index keeps names unique; the device name makes them readable.
@@ -74,35 +95,13 @@ Program DeviceTest::build(std::string_view source, const char *options) {
   size_t length = source.size();
   cl_int err = CL_SUCCESS;
   Program program(clCreateProgramWithSource(context_, 1, &text, &length, &err));
-  if (err != CL_SUCCESS) {
-    ADD_FAILURE() << "clCreateProgramWithSource: " << errorName(err);
-    return {};
-  }
-  cl_device_id dev = device();
-  err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    ADD_FAILURE() << "clBuildProgram(\"" << options << "\"): " << errorName(err) << "\n"
-                  << programBuildLog(program, dev);
-    return {};
-  }
-  return program;
+  return builtFor(device(), std::move(program), err, "clCreateProgramWithSource", "clBuildProgram", options);
 }
 
 Program DeviceTest::buildIL(const void *il, size_t size, const char *options) {
   cl_int err = CL_SUCCESS;
   Program program(clCreateProgramWithIL(context_, il, size, &err));
-  if (err != CL_SUCCESS) {
-    ADD_FAILURE() << "clCreateProgramWithIL: " << errorName(err);
-    return {};
-  }
-  cl_device_id dev = device();
-  err = clBuildProgram(program, 1, &dev, options, nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    ADD_FAILURE() << "clBuildProgram of SPIR-V (\"" << options << "\"): " << errorName(err) << "\n"
-                  << programBuildLog(program, dev);
-    return {};
-  }
-  return program;
+  return builtFor(device(), std::move(program), err, "clCreateProgramWithIL", "clBuildProgram of SPIR-V ", options);
 }
 
 Program DeviceTest::rebuildFromBinary(cl_program built) {
